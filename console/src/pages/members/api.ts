@@ -36,13 +36,13 @@ export const memberName = (m: { user: { name: string; email: string } }) => m.us
 
 export const PAGE_SIZE = 20;
 
-/** A page of the organization's members. */
+/** A page of the organization's members: the page form (the endpoint answers an array only to `pagination=false`). */
 export const listMembers = (organizationPk: string, page: number) =>
   unwrap(
     api.GET("/api/v1/organizations/{organizationPk}/members/", {
       params: { path: org(organizationPk), query: { page, pageSize: PAGE_SIZE } },
     }),
-  );
+  ) as Promise<Schemas["MemberPage"]>;
 
 /** Adds a registered user to the organization by e-mail. */
 export const addMember = (organizationPk: string, email: string) =>

@@ -1,20 +1,15 @@
 import {
   actionsColumn,
-  useRemoval,
   FormDialog,
   ErrorAlert,
   Loading,
   CheckboxField,
   TextField,
-  DataTable,
   type Column,
-  Pager,
-  toast,
-  usePagedResource,
+  useCrudList,
   useResource,
-  Section,
+  ResourceListSection,
 } from "../../components";
-import { useState } from "preact/hooks";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import {
@@ -30,7 +25,10 @@ import {
 } from "./api";
 import { t } from "./strings";
 
-/** The organization's members: added by e-mail, their groups changed, removed. */
+/**
+ * The organization's members: added by e-mail, their groups changed (the list's edit form), removed. A change of a
+ * member's groups changes the groups' member counts: `groupsChanged` has the groups' list loaded again.
+ */
 export function MembersSection({
   organizationId,
   groupsChanged,
@@ -38,23 +36,8 @@ export function MembersSection({
   organizationId: string;
   groupsChanged: () => void;
 }) {
-  const { page, setPage, list: members } = usePagedResource((n) => listMembers(organizationId, n), [organizationId]);
-  const [adding, setAdding] = useState(false);
-  const [grouping, setGrouping] = useState<Member | null>(null);
-  const changed = async () => {
-    await members.reload();
-    groupsChanged();
-  };
-  const removing = useRemoval<Member>({
-    title: t("removeMemberTitle"),
-    message: (m) => t("removeMemberMessage", { name: memberName(m) }),
-    action: t("remove"),
-    run: (m) => removeMember(organizationId, m.id),
-    done: (m) => t("memberRemoved", { name: memberName(m) }),
-    after: changed,
-  });
+  const crud = useCrudList((page) => listMembers(organizationId, page), [organizationId]);
   const manage = can("member.manage");
-  const list = members.data && "results" in members.data ? members.data : undefined;
   const columns: Column<Member>[] = [
     {
       label: t("name"),
@@ -80,45 +63,55 @@ export function MembersSection({
         {
           text: t("editGroups"),
           named: (m) => t("editGroupsNamed", { name: memberName(m) }),
-          run: setGrouping,
+          run: crud.setEditing,
           when: (m) => !m.isOwner,
         },
         {
           text: t("remove"),
           named: (m) => t("removeNamed", { name: memberName(m) }),
-          run: removing.ask,
+          run: crud.setDeleting,
           danger: true,
           when: (m) => !m.isOwner,
         },
       ]),
     );
   return (
-    <Section
+    <ResourceListSection
       id="members-title"
       title={t("members")}
-      action={manage && { text: t("addMember"), run: () => setAdding(true) }}
+      action={manage && { text: t("addMember"), run: () => crud.setEditing("new") }}
       intro={t("membersIntro")}
-    >
-      <ErrorAlert error={members.error} />
-      {!list ? (
-        members.loading && <Loading />
-      ) : (
-        <DataTable labelledBy="members-title" rows={list.results} rowKey={(m) => m.id} columns={columns} />
-      )}
-      {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} onPage={setPage} />}
-      {adding && (
-        <AddMember organizationId={organizationId} onClose={() => setAdding(false)} onAdded={members.reload} />
-      )}
-      {grouping && (
-        <MemberGroups
-          organizationId={organizationId}
-          member={grouping}
-          onClose={() => setGrouping(null)}
-          onSaved={changed}
-        />
-      )}
-      {removing.dialog}
-    </Section>
+      crud={crud}
+      columns={columns}
+      empty={t("noMembers")}
+      pageSize={PAGE_SIZE}
+      form={(member, close, saved) =>
+        member ? (
+          <MemberGroups
+            organizationId={organizationId}
+            member={member}
+            onClose={close}
+            onSaved={(saving) => {
+              saved(saving);
+              groupsChanged();
+            }}
+          />
+        ) : (
+          <AddMember organizationId={organizationId} onClose={close} onAdded={(added) => saved(added, true)} />
+        )
+      }
+      saved={(m, added) => t(added ? "memberAdded" : "groupsSaved", { name: memberName(m) })}
+      remove={{
+        title: t("removeMemberTitle"),
+        message: (m) => t("removeMemberMessage", { name: memberName(m) }),
+        action: t("remove"),
+        run: async (m) => {
+          await removeMember(organizationId, m.id);
+          groupsChanged();
+        },
+        done: (m) => t("memberRemoved", { name: memberName(m) }),
+      }}
+    />
   );
 }
 
@@ -129,13 +122,11 @@ function AddMember({
 }: {
   organizationId: string;
   onClose: () => void;
-  onAdded: () => void;
+  onAdded: (member: Member) => void;
 }) {
   const save = async (form: FormData) => {
     const email = String(form.get("email") ?? "").trim();
-    const member = await addMember(organizationId, email);
-    toast(t("memberAdded", { name: memberName(member) }));
-    onAdded();
+    onAdded(await addMember(organizationId, email));
     onClose();
   };
   return (
@@ -155,13 +146,11 @@ function MemberGroups({
   organizationId: string;
   member: Member;
   onClose: () => void;
-  onSaved: () => void;
+  onSaved: (member: Member) => void;
 }) {
   const groups = useResource(() => listGroups(organizationId), [organizationId]);
   const save = async (form: FormData) => {
-    await setMemberGroups(organizationId, member.id, form.getAll("group").map(String));
-    toast(t("groupsSaved", { name: memberName(member) }));
-    onSaved();
+    onSaved(await setMemberGroups(organizationId, member.id, form.getAll("group").map(String)));
     onClose();
   };
   const held = new Set(member.groups.map((g) => g.id));
