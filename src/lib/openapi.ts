@@ -208,6 +208,9 @@ export const nameText = (max: number) =>
 /** The trimmed, non-empty name of a resource a write creates or renames. */
 export const NameField = (description: string, example: string) => nameText(200).openapi({ description, example });
 
+/** A count (an integer) of a figures' schema, `example` 12 unless given. */
+export const CountField = (description: string, example = 12) => z.number().int().openapi({ description, example });
+
 /** A list's optional text filter (`query`, `search`): trimmed, at most 200 characters. */
 export const SearchParam = (description: string, example: string) =>
   z.string().trim().max(200).optional().openapi({ description, example });

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { batchQaItemsOf } from "../../services/batch-qa";
+import { batchQaSheet } from "../../services/batch-qa/export";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
-import { citedFiles } from "../../services/records/batch-qas";
 import { authorize } from "../../services/access";
 import { findVisibleBatchQa } from "../../services/batch-qa/views";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
@@ -28,45 +27,11 @@ const route = createRoute({
   },
 });
 
-const num = (value: number | null, format = "0.00") => (value === null ? null : { value, type: Number, format });
-
 export const registerExportBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk, id } = c.req.valid("param");
     const access = await authorize(c, "chatbot.view");
     const { batch } = await findVisibleBatchQa(c.var.db, access, c.var.principal.userId, webchatPk, id);
-    const items = await batchQaItemsOf(c.var.db, batch.id);
-    const header = [
-      "#",
-      "Question",
-      "Expected answer",
-      "Answer",
-      "Citations",
-      "Reply time (s)",
-      "Status",
-      "Error",
-      "Answer correctness",
-      "Answer similarity",
-      "Faithfulness",
-      "Answer relevancy",
-      "Context precision",
-      "Context recall",
-    ];
-    const rows = items.map((i) => [
-      { value: i.position, type: Number },
-      i.question,
-      i.expectedAnswer,
-      i.answer,
-      citedFiles(i.citations).join(", ") || null,
-      num(i.replyMs === null ? null : i.replyMs / 1000, "0.000"),
-      i.status,
-      i.error,
-      num(i.answerCorrectness),
-      num(i.answerSimilarity),
-      num(i.faithfulness),
-      num(i.answerRelevancy),
-      num(i.contextPrecision),
-      num(i.contextRecall),
-    ]);
+    const { header, rows } = await batchQaSheet(c.var.db, batch.id);
     return xlsxDownload(header, rows, `batch-qa-${batch.id}.xlsx`, "Batch QA");
   });

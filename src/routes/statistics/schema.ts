@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../lib/boolean-query";
-import { IdName, uuidParam } from "../../lib/openapi";
+import { CountField, IdName, uuidParam } from "../../lib/openapi";
 
 export const STATISTICS_TAG = "Statistics";
-
-const n = (description: string, example = 12) => z.number().int().openapi({ description, example });
 
 export const ChatbotParams = z.object({ chatbotPk: uuidParam("chatbotPk", "Assistant id") });
 
@@ -55,20 +53,20 @@ const bucketFields = {
 };
 
 const chatbotCounts = {
-  conversationsCount: n("Conversations started"),
-  incomingMessagesCount: n("Messages received (visitors and contacts)", 40),
-  outgoingMessagesCount: n("Messages sent (assistant replies and human agents)", 38),
-  messagesCount: n("Incoming plus outgoing messages", 78),
-  contactsCount: n("Distinct contacts who wrote (over the whole bucket or range)", 9),
-  repliesCount: n("Assistant replies", 37),
+  conversationsCount: CountField("Conversations started"),
+  incomingMessagesCount: CountField("Messages received (visitors and contacts)", 40),
+  outgoingMessagesCount: CountField("Messages sent (assistant replies and human agents)", 38),
+  messagesCount: CountField("Incoming plus outgoing messages", 78),
+  contactsCount: CountField("Distinct contacts who wrote (over the whole bucket or range)", 9),
+  repliesCount: CountField("Assistant replies", 37),
   averageReplyTime: z.number().nullable().openapi({
     description: "Mean seconds from a question to the assistant's reply; null without replies",
     example: 1.42,
   }),
-  failedRepliesCount: n("Replies that failed (model or tool errors)", 1),
-  likesCount: n("Replies rated like", 5),
-  dislikesCount: n("Replies rated dislike", 1),
-  toolCallsCount: n("Tool calls made by agent replies", 3),
+  failedRepliesCount: CountField("Replies that failed (model or tool errors)", 1),
+  likesCount: CountField("Replies rated like", 5),
+  dislikesCount: CountField("Replies rated dislike", 1),
+  toolCallsCount: CountField("Tool calls made by agent replies", 3),
 };
 
 export const ChatbotCountsSchema = z
@@ -104,11 +102,11 @@ export const LlmUsageQuery = z.object({
 });
 
 const tokenCounts = {
-  requestsCount: n("Model requests (one per reply)", 37),
-  inputTokens: n("Prompt tokens as the provider reported them", 21000),
-  outputTokens: n("Completion tokens as the provider reported them", 3100),
-  totalTokens: n("Input plus output tokens", 24100),
-  wordsCount: n("Words of the replies (what monthly word quotas count)", 2600),
+  requestsCount: CountField("Model requests (one per reply)", 37),
+  inputTokens: CountField("Prompt tokens as the provider reported them", 21000),
+  outputTokens: CountField("Completion tokens as the provider reported them", 3100),
+  totalTokens: CountField("Input plus output tokens", 24100),
+  wordsCount: CountField("Words of the replies (what monthly word quotas count)", 2600),
 };
 
 const ModelTokens = z.object({ model: IdName, ...tokenCounts }).openapi("LlmUsageByModel");

@@ -1,20 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { CountField } from "../../lib/openapi";
 import { UsageStatistics } from "./organizations";
 
-const n = (description: string, example = 12) => z.number().int().openapi({ description, example });
-
 const counts = {
-  conversationsCount: n("Conversations started"),
-  messagesCount: n("Messages, both directions", 80),
-  incomingMessagesCount: n("Messages received", 41),
-  outgoingMessagesCount: n("Messages sent", 39),
-  repliesCount: n("Assistant replies", 39),
-  failedRepliesCount: n("Failed replies", 0),
-  wordsCount: n("Words of the assistant's replies", 2300),
-  requestsCount: n("Language-model requests", 39),
-  inputTokens: n("Prompt tokens", 20000),
-  outputTokens: n("Completion tokens", 3000),
-  totalTokens: n("Input plus output tokens", 23000),
+  conversationsCount: CountField("Conversations started"),
+  messagesCount: CountField("Messages, both directions", 80),
+  incomingMessagesCount: CountField("Messages received", 41),
+  outgoingMessagesCount: CountField("Messages sent", 39),
+  repliesCount: CountField("Assistant replies", 39),
+  failedRepliesCount: CountField("Failed replies", 0),
+  wordsCount: CountField("Words of the assistant's replies", 2300),
+  requestsCount: CountField("Language-model requests", 39),
+  inputTokens: CountField("Prompt tokens", 20000),
+  outputTokens: CountField("Completion tokens", 3000),
+  totalTokens: CountField("Input plus output tokens", 23000),
 };
 
 export const UsageCountsSchema = z
@@ -80,14 +79,14 @@ const summary = (entity: "members" | "chatbots") =>
       example: "UTC",
     }),
     total: UsageCountsSchema,
-    [`${entity}Count`]: n(
+    [`${entity}Count`]: CountField(
       entity === "members"
         ? "Members of the organization"
         : "Assistants the organization has: its own and the personal ones its default inboxes host (as " +
             "`usageStatistics.chatbotsCount`)",
       8,
     ),
-    [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
+    [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: CountField(
       entity === "members"
         ? "Current members with usage in the range (a removed member's usage stays in `total`, not here)"
         : "Current assistants with usage in the range (a deleted assistant's usage stays in `total`, not here)",

@@ -13,7 +13,8 @@ type Bucket = Pick<Bindings, "FILES">;
 /** Most an .xlsx export of records holds, counted by `rowBytes` (its writer needs about three times this). */
 export const XLSX_EXPORT_BYTES = 8 * 1024 * 1024;
 
-const METRIC_TITLES: Record<EvaluationMetric, string> = {
+/** The scores' column titles, in every export of them (records, batch QA runs). */
+export const METRIC_TITLES: Record<EvaluationMetric, string> = {
   faithfulness: "Faithfulness",
   answerRelevancy: "Answer relevancy",
   contextPrecision: "Context precision",
