@@ -1,8 +1,10 @@
 // Telegram's side of its end-to-end tests (telegram.test.ts, csat.test.ts): updates shaped as the Bot API
 // documents them, signed by its stand-in (test/support/platforms/telegram.mjs) with the webhook's secret token.
 import { expect, vi } from "vitest";
-import { seedOwner, unique } from "../harness";
+import { bindingsWith, fetchWorker, seedOwner, unique, type Settings } from "../harness";
 import { bodyOf } from "../support/api";
+import { standIn as binding } from "../support/bindings";
+import { runQueue } from "../support/queues";
 import { channelInbox, post, standIn, type ChannelInbox, type Scripted } from "./support";
 
 export const telegram = standIn("telegram");
@@ -70,6 +72,31 @@ export async function telegramInbox(options: { connect?: boolean } = {}) {
   /** Posts `update` to the inbox's webhook, signed with the bot's secret token. */
   const postUpdate = async (update: unknown) => post(inbox.path, await telegram.sign({ token, update }));
   return { owner, token, inbox, postUpdate };
+}
+
+/**
+ * `update` in through the webhook of the bot `token`'s inbox (`path`) and then the channel consumer, both with
+ * `settings` (a plan the shared worker has not): the webhook's queue work is held and handed to the consumer, as the
+ * queue would hand it. Returns that work.
+ */
+export async function updateThroughConsumer(token: string, path: string, update: unknown, settings: Settings) {
+  const work: unknown[] = [];
+  const queue = binding("CHANNEL_QUEUE", {
+    sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
+  });
+  const signed = await telegram.sign({ token, update });
+  const request = new Request(`https://assistants.example.com${path}`, {
+    method: "POST",
+    headers: signed.headers,
+    body: signed.body,
+  });
+  expect((await fetchWorker(request, bindingsWith({ ...settings, CHANNEL_QUEUE: queue }))).status).toBe(200);
+  await runQueue(
+    "channel-work",
+    work.map((body, i) => ({ id: `work-${i}`, body })),
+    bindingsWith(settings),
+  );
+  return work;
 }
 
 /**

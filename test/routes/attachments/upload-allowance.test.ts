@@ -1,13 +1,10 @@
 // A plan's upload bytes are enforced (docs/decisions.md, "Plans"): an upload that would take the organization past
 // them is 403 `permission_denied` naming the plan and the numbers, before anything is stored, at every way in.
-import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import worker from "../../../src/index";
 import { describe, expect, it } from "vitest";
-import { type Actor, bindingsWith, data, expectError, fetchWorker, fetchWithSettings, seedOwner } from "../../harness";
-import { standIn } from "../../support/bindings";
+import { type Actor, data, expectError, fetchWithSettings, seedOwner } from "../../harness";
 import { messagesWhen, nthIs, onlyConversation } from "../../channels/support";
-import { telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
+import { telegram, telegramInbox, textUpdate, updateThroughConsumer } from "../../channels/telegram-support";
 import { bodyOf } from "../../support/api";
 import { objectsUnder, SMALL, text, uploadRowsOf, used } from "../../support/upload-bytes";
 import { createKnowledgeBase } from "../../fixtures/knowledge";
@@ -352,24 +349,7 @@ describe("a plan's upload bytes and a channel's media", () => {
       ...base,
       message: { ...message, caption, photo: [{ file_id: "large", width: 800, height: 800 }] },
     };
-    const work: unknown[] = [];
-    const queue = standIn("CHANNEL_QUEUE", {
-      sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
-    });
-    const signed = await telegram.sign({ token, update });
-    const request = new Request(`https://assistants.example.com${path}`, {
-      method: "POST",
-      headers: signed.headers,
-      body: signed.body,
-    });
-    expect((await fetchWorker(request, bindingsWith({ ...SMALL, CHANNEL_QUEUE: queue }))).status).toBe(200);
-    const batch = createMessageBatch(
-      "channel-work",
-      work.map((body, i) => ({ id: `work-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const ctx = createExecutionContext();
-    await worker.queue!(batch, bindingsWith(SMALL), ctx);
-    await waitOnExecutionContext(ctx);
+    await updateThroughConsumer(token, path, update, SMALL);
   }
 
   it("media past them are not kept, which the message says; media that fit are kept and counted", async () => {

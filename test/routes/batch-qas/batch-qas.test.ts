@@ -1,4 +1,3 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { eq } from "drizzle-orm";
@@ -25,7 +24,7 @@ import { createInbox } from "../inboxes/fixtures";
 import { readXlsx } from "../../support/xlsx";
 import { ok } from "../statistics/helpers";
 import type { Body } from "../../support/api";
-import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
+import { runQueue } from "../../support/queues";
 import { createBatchQa, requeueStalledBatchQas, runBatchQa, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
 import { lexicalScores } from "../../../src/services/evaluation/metrics";
 import { batchQaItems, organizationUsage, uploads } from "../../../src/db/schema";
@@ -245,13 +244,10 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     try {
       const key = await upload(owner, "q.csv", "Where is my parcel?\n", "text/csv");
       const created = await startBatch(owner, webChatId, { file: key });
-      const consume = async (attempts: number) => {
-        const batch = createMessageBatch("chatbot-evaluation", [
-          { id: `job-${attempts}`, timestamp: new Date(), attempts, body: { kind: "batchQa", batchQaId: created.id } },
+      const consume = (attempts: number) =>
+        runQueue("chatbot-evaluation", [
+          { id: `job-${attempts}`, attempts, body: { kind: "batchQa", batchQaId: created.id } },
         ]);
-        await consumeChatbotEvaluation(batch, env);
-        return getQueueResult(batch, createExecutionContext());
-      };
       expect((await consume(1)).retryMessages).toEqual([{ msgId: "job-1" }]);
       expect((await consume(6)).explicitAcks).toEqual(["job-6"]);
       const batch = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/">(

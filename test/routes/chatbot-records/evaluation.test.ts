@@ -1,11 +1,9 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Actor, conversationData, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
-import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
+import { runQueue } from "../../support/queues";
 import { STRANDED_EVALUATION_MS, strandedEvaluations } from "../../../src/services/evaluation/records";
 
 type Rec = {
@@ -94,19 +92,11 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     const records = await recordsOf(owner, record.conversationId);
     await expectSentAgainLater(owner, record);
     // "b" as a message sent before jobs named the record's organization: its record is looked up.
-    const batch = createMessageBatch("chatbot-evaluation", [
-      {
-        id: "a",
-        timestamp: new Date(),
-        attempts: 1,
-        body: { recordId: record.id, organizationId: owner.organizationId },
-      },
-      { id: "b", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
-      { id: "c", timestamp: new Date(), attempts: 1, body: { nothing: true } },
+    const result = await runQueue("chatbot-evaluation", [
+      { id: "a", body: { recordId: record.id, organizationId: owner.organizationId } },
+      { id: "b", body: { recordId: record.id } },
+      { id: "c", body: { nothing: true } },
     ]);
-    const ctx = createExecutionContext();
-    await consumeChatbotEvaluation(batch, env);
-    const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["a", "b", "c"]);
     const stored = await records
       .prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?")
@@ -114,12 +104,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       .first<{ evaluation_status: string; answer_relevancy: number }>();
     expect(stored).toMatchObject({ evaluation_status: "done" });
     await records.prepare("UPDATE chatbot_records SET answer_relevancy = 0.123 WHERE id = ?").bind(record.id).run();
-    await consumeChatbotEvaluation(
-      createMessageBatch("chatbot-evaluation", [
-        { id: "d", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
-      ]),
-      env,
-    );
+    await runQueue("chatbot-evaluation", [{ id: "d", body: { recordId: record.id } }]);
     expect(
       (await records
         .prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?")
@@ -138,13 +123,8 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
         .prepare("SELECT evaluation_status FROM chatbot_records WHERE id = ?")
         .bind(record.id)
         .first<string>("evaluation_status"))!;
-    const consume = async (attempts: number) => {
-      const batch = createMessageBatch("chatbot-evaluation", [
-        { id: `try-${attempts}`, timestamp: new Date(), attempts, body: { recordId: record.id } },
-      ]);
-      await consumeChatbotEvaluation(batch, env);
-      return getQueueResult(batch, createExecutionContext());
-    };
+    const consume = (attempts: number) =>
+      runQueue("chatbot-evaluation", [{ id: `try-${attempts}`, attempts, body: { recordId: record.id } }]);
     // Every write of the record's evaluation status is refused: scoring fails, and so does marking it failed.
     const trigger = `"evaluation_down_${record.id.replace(/-/g, "")}"`;
     await records

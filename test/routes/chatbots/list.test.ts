@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
 import { chatbots } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectInvalid } from "../../support/refusals";
+import { expectQueryFindsEitherUnicodeForm } from "../../support/unicode-names";
 import { createChatbot } from "../../fixtures/chatbots";
 import { page } from "./helpers";
 
@@ -41,20 +41,14 @@ describe("GET /chatbots/", () => {
 
   it("`query` finds a name in whichever Unicode form it was typed or stored (composed NFC or decomposed)", async () => {
     const owner = await seedOwner();
-    const typed = await createChatbot(owner, { name: "Café Bot" });
-    const old = await createChatbot(owner, { name: "Crème Bot" });
-    // Stored before names were kept in NFC, as a Mac's input gave it: decomposed.
-    await db()
-      .update(chatbots)
-      .set({ name: "Crème Bot".normalize("NFD") })
-      .where(eq(chatbots.id, old.id));
-    const ids = async (query: string) =>
-      (
-        await page<"GET /chatbots/">(await owner.fetch("GET", `/chatbots/?query=${encodeURIComponent(query)}`))
-      ).results.map((b) => b.id);
-    expect(await ids("café".normalize("NFD")), "typed decomposed").toEqual([typed.id]);
-    expect(await ids("crème".normalize("NFC")), "stored decomposed").toEqual([old.id]);
-    expect(await ids("crème".normalize("NFD"))).toEqual([old.id]);
+    await expectQueryFindsEitherUnicodeForm({
+      create: (name) => createChatbot(owner, { name }),
+      table: chatbots,
+      search: async (query) =>
+        (
+          await page<"GET /chatbots/">(await owner.fetch("GET", `/chatbots/?query=${encodeURIComponent(query)}`))
+        ).results.map((b) => b.id),
+    });
   });
 
   it("a member sees only assistants of their groups (with chatbot.view) and their own", async () => {

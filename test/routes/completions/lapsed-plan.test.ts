@@ -1,21 +1,9 @@
-import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
 import { organizations } from "../../../src/db/schema";
 import { assistantRefusal } from "../../../src/services/assistant-refusal";
-import {
-  bindingsWith,
-  countInParts,
-  db,
-  expectError,
-  fetchWorker,
-  seedOwner,
-  type Actor,
-  type Settings,
-} from "../../harness";
-import { standIn } from "../../support/bindings";
-import { sent, telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
+import { bindingsWith, countInParts, db, expectError, seedOwner, type Actor, type Settings } from "../../harness";
+import { sent, telegramInbox, textUpdate, updateThroughConsumer } from "../../channels/telegram-support";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 import { readEvents } from "../../support/sse";
@@ -146,26 +134,9 @@ describe("a lapsed plan (planExpiredAt in the past): the assistants stop answeri
   it("a channel's message is stored and not answered: nothing goes back to the platform", async () => {
     const { owner, token, inbox } = await telegramInbox();
     await expirePlan(owner, Date.now() - 1000);
-    // The update as the platform sends it; its queue work held here and handed to the consumer with the plan set.
-    const work: unknown[] = [];
-    const queue = standIn("CHANNEL_QUEUE", {
-      sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
-    });
-    const signed = await telegram.sign({ token, update: textUpdate("Is my parcel here yet?") });
-    const request = new Request(`https://assistants.example.com${inbox.path}`, {
-      method: "POST",
-      headers: signed.headers,
-      body: signed.body,
-    });
-    expect((await fetchWorker(request, bindingsWith({ ...BASIC, CHANNEL_QUEUE: queue }))).status).toBe(200);
+    // The update as the platform sends it, its queue work handed to the consumer with the plan set.
+    const work = await updateThroughConsumer(token, inbox.path, textUpdate("Is my parcel here yet?"), BASIC);
     expect(work).toHaveLength(1);
-    const batch = createMessageBatch(
-      "channel-work",
-      work.map((body, i) => ({ id: `work-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const ctx = createExecutionContext();
-    await worker.queue!(batch, bindingsWith(BASIC), ctx);
-    await waitOnExecutionContext(ctx);
     const conversations = await bodyOf<"GET /conversations/">(
       await owner.fetch("GET", `/conversations/?inbox=${inbox.inboxId}`),
     );

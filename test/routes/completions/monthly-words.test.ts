@@ -1,17 +1,6 @@
-import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
-import {
-  bindingsWith,
-  countInParts,
-  expectError,
-  fetchWorker,
-  seedOwner,
-  type Actor,
-  type Settings,
-} from "../../harness";
-import { standIn } from "../../support/bindings";
-import { sent, telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
+import { countInParts, expectError, seedOwner, type Actor, type Settings } from "../../harness";
+import { sent, telegramInbox, textUpdate, updateThroughConsumer } from "../../channels/telegram-support";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf, refinedBodyOf } from "../../support/api";
 import { createDesktopTool } from "../../fixtures/tools";
@@ -139,26 +128,9 @@ describe("a plan's monthly words (PLANS monthlyWords)", () => {
       message: { content: "Where is my parcel today?" },
     });
     expect(used.status, await used.clone().text()).toBe(200);
-    // The update as the platform sends it; its queue work held here and handed to the consumer with the plan set.
-    const work: unknown[] = [];
-    const queue = standIn("CHANNEL_QUEUE", {
-      sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
-    });
-    const signed = await telegram.sign({ token, update: textUpdate("Is my parcel here yet?") });
-    const request = new Request(`https://assistants.example.com${inbox.path}`, {
-      method: "POST",
-      headers: signed.headers,
-      body: signed.body,
-    });
-    expect((await fetchWorker(request, bindingsWith({ ...TINY, CHANNEL_QUEUE: queue }))).status).toBe(200);
+    // The update as the platform sends it, its queue work handed to the consumer with the plan set.
+    const work = await updateThroughConsumer(token, inbox.path, textUpdate("Is my parcel here yet?"), TINY);
     expect(work).toHaveLength(1);
-    const batch = createMessageBatch(
-      "channel-work",
-      work.map((body, i) => ({ id: `work-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const ctx = createExecutionContext();
-    await worker.queue!(batch, bindingsWith(TINY), ctx);
-    await waitOnExecutionContext(ctx);
     const conversations = await bodyOf<"GET /conversations/">(
       await owner.fetch("GET", `/conversations/?inbox=${inbox.inboxId}`),
     );
