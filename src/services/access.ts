@@ -7,7 +7,7 @@ import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { dataDb } from "./shards";
 import { conversationDb } from "./shards/parts";
-import { findConversation, type ConversationView } from "./conversation/views";
+import { type ConversationView, requireConversationIn } from "./conversation/views";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -57,9 +57,8 @@ export function conversationData(c: Ctx, conversationId: string): Promise<Db> {
 /** The caller's organization's conversation `id`, as the API shows it; 404 (saying `detail`) when it has none of that
  * id. After `authorize`. */
 export async function requireConversation(c: Ctx, id: string, detail?: string): Promise<ConversationView> {
-  const view = await findConversation(c.var.db, await conversationData(c, id), c.var.organizationId!, id);
-  if (!view) throw notFound(detail);
-  return view;
+  if (!c.var.organizationId) throw new Error("requireConversation before authorize");
+  return requireConversationIn(c.env, c.var.db, c.var.organizationId, id, detail);
 }
 
 /** The user's membership and permissions in the organization as stored now (null: not a member), uncached. */

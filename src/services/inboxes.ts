@@ -273,21 +273,27 @@ export interface UnreadInbox {
 }
 
 /**
- * The organization's inboxes holding conversations with messages no agent has read yet, by name, each with how many
- * (the counts over `parts`, its data parts, the names from `db`). What the console's navigation and inbox count for
- * any member who may read conversations, `inbox.view` or not (docs/decisions.md, "Unread counts and notifications").
+ * The organization's inboxes holding conversations with messages no agent has read yet, by name, each with how many,
+ * and how many in all (the counts over `parts`, its data parts, the names from `db`). What the console's navigation
+ * and inbox count for any member who may read conversations, `inbox.view` or not (docs/decisions.md, "Unread counts
+ * and notifications").
  */
-export async function unreadInboxes(db: Db, parts: Db[], organizationId: string): Promise<UnreadInbox[]> {
+export async function unreadInboxes(
+  db: Db,
+  parts: Db[],
+  organizationId: string,
+): Promise<{ count: number; inboxes: UnreadInbox[] }> {
   const unread = await unreadCounts(parts, organizationId);
-  if (!unread.size) return [];
+  if (!unread.size) return { count: 0, inboxes: [] };
   const named = await db
     .select({ id: inboxes.id, name: inboxes.name })
     .from(inboxes)
     .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, [...unread.keys()])));
   // A conversation of an inbox deleted meanwhile (its conversations are forgotten after it) is not counted.
-  return named
+  const listed = named
     .map((i) => ({ ...i, count: unread.get(i.id)! }))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+  return { count: listed.reduce((n, i) => n + i.count, 0), inboxes: listed };
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */

@@ -1,12 +1,14 @@
 // What uses an organization's model: the assistants and knowledge bases that keep it from being deleted, and the
-// knowledge bases whose indexed content fixes what an embedding model computes. All of it is control plane (`DB`).
+// knowledge bases whose indexed content fixes what an embedding model computes (so a change to the model is checked
+// here). All of it is control plane (`DB`).
 import { and, eq, or } from "drizzle-orm";
-import type { Db } from "../env";
+import type { z } from "@hono/zod-openapi";
+import type { Bindings, Db } from "../env";
 import { chatbots, knowledgeBases } from "../db/schema";
 import { badRequest, fieldError } from "../lib/errors";
 import { holdsIndexedContent } from "./knowledge/knowledge-bases";
-import type { ModelCreateInput } from "./records/models";
-import type { ModelRow } from "./models";
+import type { ModelCreateInput, ModelPatch } from "./records/models";
+import { checkModelRules, getOwnModel, type ModelKind, type ModelRow, updateModel } from "./models";
 
 /** Names shown in a refusal: the first five. */
 const SHOWN = 5;
@@ -90,4 +92,28 @@ export async function requireEmbeddingUnchanged(db: Db, current: ModelRow, body:
     `Cannot change while knowledge bases hold content indexed with this model (${bases.join(", ")}): their ` +
       "stored vectors would no longer match the questions' vectors. Create another embedding model instead.",
   );
+}
+
+/**
+ * Changes the organization's model `id` of `kind` (404 when none; 403 for a built-in one) and returns it: the model
+ * as it will be checked by the rules a new one meets, an embedding model's computation only while no knowledge base
+ * holds content indexed with it (requireEmbeddingUnchanged); `apiKey` as updateModel takes it.
+ */
+export async function changeModel(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+  organizationId: string,
+  kind: ModelKind,
+  id: string,
+  { apiKey, ...body }: z.output<typeof ModelPatch>,
+): Promise<ModelRow> {
+  const current = await getOwnModel(db, organizationId, id, kind);
+  const merged = { ...current, ...body };
+  checkModelRules(kind, {
+    provider: merged.provider,
+    baseUrl: merged.baseUrl ?? null,
+    dimensions: merged.dimensions ?? null,
+  });
+  await requireEmbeddingUnchanged(db, current, body);
+  return updateModel(db, env, current, body, apiKey);
 }

@@ -1,12 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { badRequest } from "../../lib/errors";
-import { createBatchQa, startBatchQa } from "../../services/batch-qa";
-import { readBatchQaFile } from "../../services/batch-qa/file";
+import { startBatchQaRun } from "../../services/batch-qa/start";
 import { authorize } from "../../services/access";
-import { requireAssistantAnswers } from "../../services/assistant-refusal";
-import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaCreateBody, WebChatParams } from "./schema";
 
@@ -33,28 +29,9 @@ export const registerCreateBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk } = c.req.valid("param");
     const access = await authorize(c, "chatbot.manage");
-    const { chatbot } = await webChatAssistant(c.var.db, access, c.var.principal.userId, webchatPk);
-    if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
-    // Its point is the assistant's answers, as a completion's is: refused before anything is read or stored.
-    await requireAssistantAnswers(c.env, c.var.db, access.organizationId);
-    const { key, filename, rows } = await readBatchQaFile(
-      c.env,
-      { access, userId: c.var.principal.userId, data: c.var.data },
-      new URL(c.req.url).origin,
-      c.req.valid("json"),
-    );
-    const batch = await createBatchQa(
-      c.env.DB,
-      {
-        organizationId: access.organizationId,
-        webChatId: webchatPk,
-        chatbotId: chatbot.id,
-        createdById: c.var.principal.userId,
-        file: key,
-        filename,
-      },
-      rows,
-    );
-    c.executionCtx.waitUntil(startBatchQa(c.env, c.var.db, batch.id));
-    return c.json(await batchQaRecordOf(c.var.db, batch, chatbot.name), 201);
+    const caller = { access, userId: c.var.principal.userId, data: c.var.data };
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const origin = new URL(c.req.url).origin;
+    const record = await startBatchQaRun(c.env, c.var.db, caller, waitUntil, webchatPk, origin, c.req.valid("json"));
+    return c.json(record, 201);
   });

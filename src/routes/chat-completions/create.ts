@@ -1,19 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponsesOf, jsonBody } from "../../lib/openapi";
-import { ApiError } from "../../lib/errors";
-import { chatModelFor, complete, modelApiError } from "../../services/llm";
-import { requireAssistantAnswers } from "../../services/assistant-refusal";
-import { gatewayAccess, findChatModel } from "../../services/gateway/access";
-import {
-  chatRequest,
-  completionHead,
-  completionRecord,
-  streamChunks,
-  usageOf,
-} from "../../services/gateway/completion";
-import { eventStream } from "../../services/gateway/event-stream";
-import { type GatewayAnswer, recordGatewayAnswer } from "../../services/gateway/usage";
+import { gatewayAccess } from "../../services/gateway/access";
+import { answerChatCompletion } from "../../services/gateway/answer";
 import {
   AI_GATEWAY_TAG,
   ChatCompletion,
@@ -53,45 +42,13 @@ const route = createRoute({
 export const registerCreateChatCompletion = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await gatewayAccess(c);
-    const body = c.req.valid("json");
-    // Its words count towards the month's, so once they are used (or the plan lapsed) it is refused as a completion is.
-    const [row] = await Promise.all([
-      findChatModel(c.var.db, access.organizationId, body.model),
-      requireAssistantAnswers(c.env, c.var.db, access.organizationId),
-    ]);
-    const model = await chatModelFor(c.env, row).catch((err) => {
-      throw modelApiError(err);
-    });
-    const abort = new AbortController();
-    const request = chatRequest(body, abort.signal);
-    const head = completionHead(row.name);
-    const caller = { organizationId: access.organizationId, userId: c.var.principal.userId, modelId: row.id };
-    const record = (answer: GatewayAnswer) => recordGatewayAnswer(c.var.data, caller, answer);
-
-    if (!body.stream) {
-      const answer = await complete(model, request).catch((err) => {
-        throw modelApiError(err);
-      });
-      c.executionCtx.waitUntil(record(answer));
-      return c.json(completionRecord(head, answer, usageOf(answer.usage, request, answer.content)), 200);
-    }
-
-    const unexpected = (err: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          requestId: c.var.requestId,
-          path: c.req.path,
-          message: String(err),
-          stack: (err as Error)?.stack,
-        }),
-      );
-      return new ApiError(500, "server_error", "A server error occurred.");
+    const req = {
+      organizationId: access.organizationId,
+      userId: c.var.principal.userId,
+      requestId: c.var.requestId,
+      path: c.req.path,
+      waitUntil: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
     };
-    const includeUsage = body.streamOptions?.includeUsage === true;
-    const { response, finished } = eventStream(abort, (send) =>
-      streamChunks(model, request, head, includeUsage, send, unexpected),
-    );
-    c.executionCtx.waitUntil(finished.then(record));
-    return response;
+    const answer = await answerChatCompletion(c.env, c.var.db, c.var.data, req, c.req.valid("json"));
+    return answer instanceof Response ? answer : c.json(answer, 200);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { EVALUATION_METRICS } from "../../services/records/chatbot-records";
+import { csvDownload } from "../../lib/csv";
 import { recordsCsv } from "../../services/statistics/records-export";
 import { chatbotWith } from "../statistics/access";
 import { ChatbotParams } from "../statistics/schema";
@@ -39,13 +39,6 @@ export const registerExportChatbotRecordsCsv = (r: Router) =>
     const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
     const parts = await dataParts(c.env, access.organizationId);
-    const metrics = chatbot.enableEvaluation ? EVALUATION_METRICS : [];
-    const body = await recordsCsv(c.env, parts, recordFilters(chatbot.id, q), metrics);
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="records-${q.startDate}-${q.endDate}.csv"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    const body = await recordsCsv(c.env, parts, recordFilters(chatbot.id, q), chatbot.enableEvaluation);
+    return csvDownload(body, `records-${q.startDate}-${q.endDate}.csv`);
   });

@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { EVALUATION_METRICS } from "../../services/records/chatbot-records";
 import { recordsSheet } from "../../services/statistics/records-export";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { chatbotWith } from "../statistics/access";
@@ -35,7 +34,7 @@ export const registerExportChatbotRecords = (r: Router) =>
     const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
     const parts = await dataParts(c.env, access.organizationId);
-    const metrics = chatbot.enableEvaluation ? EVALUATION_METRICS : [];
-    const { header, rows } = await recordsSheet(c.env, parts, recordFilters(chatbot.id, q), metrics);
+    const filters = recordFilters(chatbot.id, q);
+    const { header, rows } = await recordsSheet(c.env, parts, filters, chatbot.enableEvaluation);
     return xlsxDownload(header, rows, `records-${q.startDate}-${q.endDate}.xlsx`, "Records");
   });

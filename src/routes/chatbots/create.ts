@@ -2,12 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, orgAccess, requirePermission } from "../../services/access";
-import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
+import { addChatbot } from "../../services/chatbots/change";
 import { chatbotView } from "../../services/chatbots/views";
-import { createChatbot } from "../../services/chatbots/store";
-import { sealedDatabaseUrl } from "../../services/chatbots/database-url";
-import { requireChatbotQuota } from "../../services/chatbots/quota";
-import { planSettings } from "../../services/plans";
 import { chatbotRecord, ChatbotSchema, ChatbotWrite } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG } from "./schema";
@@ -46,41 +42,7 @@ export const registerCreateChatbot = (r: Router) =>
         ? await orgAccess(c, body.organization)
         : current;
     requirePermission(access, "chatbot.manage");
-    const { groupIds, knowledgeBaseIds, toolIds, skillIds } = await checkChatbotLinks(
-      db,
-      c.env,
-      access,
-      c.var.principal.userId,
-      personal,
-      body,
-    );
-    const columns = chatbotColumns(body);
-    checkChatbotRules({
-      replyMode: columns.replyMode ?? "normal",
-      template: columns.template ?? null,
-      outputMode: columns.outputMode ?? "text",
-      rawOutputFormat: columns.rawOutputFormat ?? null,
-      largeLanguageModelId: body.largeLanguageModel,
-      fallbackLargeLanguageModelId: columns.fallbackLargeLanguageModelId ?? null,
-    });
-    const quota = await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
-    const row = await createChatbot(
-      db,
-      {
-        ...(await sealedDatabaseUrl(c.env, columns)),
-        name: body.name,
-        largeLanguageModelId: body.largeLanguageModel,
-        createdById: c.var.principal.userId,
-        organizationId: personal ? null : access.organizationId,
-      },
-      access.organizationId,
-      { groupIds, knowledgeBaseIds, toolIds, skillIds },
-      quota,
-    );
-    return c.json(
-      chatbotRecord(
-        await chatbotView(db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),
-      ),
-      201,
-    );
+    const row = await addChatbot(c.env, db, access, c.var.principal.userId, personal, body);
+    const parts = await dataParts(c.env, access.organizationId);
+    return c.json(chatbotRecord(await chatbotView(db, parts, access, c.var.principal.userId, row)), 201);
   });

@@ -4,11 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { bodyPageParams, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { modelApiError } from "../../services/llm/errors";
-import { searchableKnowledgeOf } from "../../services/chatbots/knowledge";
-import { queryScope } from "../../services/knowledge/query-scope";
-import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
-import { SearchResultSchema, searchResult } from "../../services/records/search-results";
+import { searchAssistantKnowledge, searchableKnowledgeOf } from "../../services/chatbots/knowledge";
+import { SearchResultSchema } from "../../services/records/search-results";
 import { ChatbotSearchBody, ChatbotSearchQuery } from "../knowledge-bases/search-schema";
 import { CHATBOTS_TAG } from "./schema";
 
@@ -43,39 +40,15 @@ export const registerSearchChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const { bot, knowledgeBases } = await searchableKnowledgeOf({
-      db,
-      access,
-      userId: c.var.principal.userId,
-      chatbotId: c.req.valid("param").id,
-    });
+    const { id } = c.req.valid("param");
+    const knowledge = await searchableKnowledgeOf({ db, access, userId: c.var.principal.userId, chatbotId: id });
     const q = c.req.valid("query");
     const body = (c.req.header("Content-Type") ? c.req.valid("json") : undefined) ?? {};
     const query = body.query ?? q.query?.trim();
     if (!query) throw fieldError("query", "Required, in the body or the query string.");
-    const timings: Record<string, number> = {};
-    const requested = body.largeLanguageModel ?? q.largeLanguageModel;
-    const hits = await searchKnowledge(c.env, db, knowledgeBases, {
-      query,
-      method: body.searchMethod,
-      scope: queryScope(body.queryMetadata),
-      timings,
-      limit: bot.numberOfRetrievedChunks,
-      languageModelId: bot.largeLanguageModelId,
-      requestedLanguageModel: requested ? { id: requested, organizationId: access.organizationId } : undefined,
-    }).catch((err) => {
-      // A provider's failure (HyDE's model, an embedding model) is the documented 502, not a server error.
-      throw modelApiError(err);
-    });
-    c.header("Server-Timing", serverTiming(timings));
+    const search = { ...body, query, largeLanguageModel: body.largeLanguageModel ?? q.largeLanguageModel };
     const p = bodyPageParams(c, q, body);
-    return c.json(
-      pageResponse(
-        c,
-        p,
-        hits.length,
-        hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, query)),
-      ),
-      200,
-    );
+    const page = await searchAssistantKnowledge(c.env, db, access.organizationId, knowledge, search, p);
+    c.header("Server-Timing", page.serverTiming);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,18 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody, uuidParam } from "../../lib/openapi";
-import { ApiError } from "../../lib/errors";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { authorize } from "../../services/access";
 import { complete } from "../../services/conversation/completion";
-import type { TurnResult } from "../../services/conversation/turn-result";
+import { completionAnswer } from "../../services/conversation/turn-result";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields } from "../messages/schema";
 import { MessageSchema } from "../../services/records/messages";
 import { CompletionStreamEvent } from "../../services/records/completion-events";
 import { QueryMetadataSchema } from "../../services/records/query-metadata";
-import type { Context } from "hono";
-import type { AppEnv } from "../../env";
 
 const Completion = z
   .object({
@@ -110,7 +106,6 @@ export const registerCompletion = (r: Router) =>
     const { chatbotId } = c.req.valid("param");
     const { conversation, message, isStreaming, waitForAttachments, test } = c.req.valid("json");
     const { sender, ...fields } = message;
-    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     const request = {
       access,
       userId: c.var.principal.userId,
@@ -124,13 +119,7 @@ export const registerCompletion = (r: Router) =>
       waitForAttachments,
       isTest: test ?? false,
     };
-    const done = await complete(c.env, c.var.db, c.var.data, waitUntil, request);
+    const done = await complete(c.env, c.var.db, c.var.data, (p) => c.executionCtx.waitUntil(p), request);
     if ("stream" in done) return c.body(done.stream, 200, SSE_HEADERS);
-    return replied(c, done.result, done.conversationId);
+    return c.json(completionAnswer(done.result, done.conversationId), 200);
   });
-
-/** The answer of a direct (not streamed) completion, or the failure its turn reported. */
-function replied(c: Context<AppEnv>, { reply, error }: TurnResult, conversationId: string) {
-  if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
-  return c.json({ conversationId, content: reply?.content ?? "", message: reply }, 200);
-}

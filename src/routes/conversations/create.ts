@@ -1,14 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { newConversation, storeConversation } from "../../services/conversations";
-import { findConversation } from "../../services/conversation/views";
-import { requireContact } from "../../services/contacts";
-import { requireWebChatOf } from "../../services/inboxes";
+import { addConversation } from "../../services/conversation/operator-writes";
 import { conversationRecord } from "../../services/records/conversations";
-import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { ConversationSchema } from "../../services/records/conversations";
 
 const CreateConversation = z.object({
@@ -45,23 +40,9 @@ const route = createRoute({
 export const registerCreateConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
+    const { db, data, principal } = c.var;
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     const body = c.req.valid("json");
-    const { db, data } = c.var;
-    const chat = await requireWebChatOf(db, access.organizationId, body.webChat);
-    if (body.contact) await requireContact(data, access.organizationId, body.contact, "contact");
-    const row = newConversation({
-      organizationId: access.organizationId,
-      inboxId: chat.inboxId,
-      chatbotId: chat.chatbotId,
-      contactId: body.contact ?? null,
-      title: body.title,
-      createdById: c.var.principal.userId,
-    });
-    const part = await storeConversation(c.env, row);
-    const view = await findConversation(db, part, access.organizationId, row.id);
-    if (!view) throw notFound();
-    c.executionCtx.waitUntil(
-      publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)),
-    );
+    const view = await addConversation(c.env, db, data, waitUntil, access.organizationId, principal.userId, body);
     return c.json(conversationRecord(view), 201);
   });

@@ -2,11 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, uuidParam } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { inboxEventsObject, streamOpened } from "../../services/conversation/inbox-events";
+import { inboxEventStream } from "../../services/conversation/inbox-stream";
 import { ConversationEventStream } from "../../services/records/conversation-events";
-import { SSE_HEADERS, endedWhen } from "../../services/sse";
-import { recheckMs, streamAccessLost } from "../../services/stream-access";
-import { presenceGraceMs, whileOpen } from "../../services/assignment/availability";
+import { SSE_HEADERS } from "../../services/sse";
 
 const route = createRoute({
   method: "get",
@@ -50,23 +48,7 @@ export const registerConversationEvents = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "conversation.view");
-    const { db, principal } = c.var;
-    // A console tab (the session cookie) counts as the member being there (presence: services/assignment).
-    const presence = principal.session
-      ? { organizationId: access.organizationId, userId: principal.userId, graceMs: presenceGraceMs(c.env) }
-      : undefined;
-    const hub = inboxEventsObject(c.env, access.organizationId);
-    const events = await hub.subscribe(presence);
-    streamOpened(access.organizationId);
-    const stream = endedWhen(
-      events,
-      () => streamAccessLost(db, principal, access.organizationId, "conversation.view"),
-      recheckMs(c.env),
-    );
-    if (!presence) return c.body(stream, 200, SSE_HEADERS);
-    return c.body(
-      whileOpen(stream, () => c.executionCtx.waitUntil(hub.left(presence))),
-      200,
-      SSE_HEADERS,
-    );
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const stream = await inboxEventStream(c.env, c.var.db, waitUntil, c.var.principal, access.organizationId);
+    return c.body(stream, 200, SSE_HEADERS);
   });

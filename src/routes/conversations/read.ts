@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
-import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
-import { markConversationRead } from "../../services/conversation/read";
+import { readConversation } from "../../services/conversation/operator-writes";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "../../services/records/conversations";
 
@@ -28,15 +26,8 @@ export const registerReadConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const { id } = c.req.valid("param");
-    const read = await markConversationRead(c.var.db, await conversationData(c, id), access.organizationId, id);
-    if (!read) throw notFound();
-    if (read.changed)
-      c.executionCtx.waitUntil(
-        publishInboxEvents(
-          c.env,
-          access.organizationId,
-          conversationEvent("conversation.updated", read.view.conversation),
-        ),
-      );
-    return c.json(conversationRecord(read.view), 200);
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const data = await conversationData(c, id);
+    const view = await readConversation(c.env, c.var.db, data, waitUntil, access.organizationId, id);
+    return c.json(conversationRecord(view), 200);
   });

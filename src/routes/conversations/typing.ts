@@ -35,17 +35,10 @@ const route = createRoute({
 export const registerConversationTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     await authorize(c, "conversation.manage");
-    const { id } = c.req.valid("param");
-    const view = await requireConversation(c, id);
+    const view = await requireConversation(c, c.req.valid("param").id);
     const { user } = c.var.principal;
     const sender = { type: "user" as const, id: user.id, name: user.name };
-    await operatorTyping(
-      c.env,
-      c.var.db,
-      (p) => c.executionCtx.waitUntil(p),
-      view.conversation,
-      sender,
-      c.req.valid("json").typing,
-    );
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    await operatorTyping(c.env, c.var.db, waitUntil, view.conversation, sender, c.req.valid("json").typing);
     return c.body(null, 204);
   });

@@ -38,6 +38,6 @@ export const registerUnreadConversations = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "conversation.view");
-    const inboxes = await unreadInboxes(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId);
-    return c.json({ count: inboxes.reduce((n, i) => n + i.count, 0), inboxes }, 200);
+    const parts = await dataParts(c.env, access.organizationId);
+    return c.json(await unreadInboxes(c.var.db, parts, access.organizationId), 200);
   });

@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
-import { checkOrganizationField, findGroup, groupMemberIds, groupRecord, updateGroup } from "../../services/groups";
-import { actorOf, releaseUnserving } from "../../services/assignment/release";
+import { orgAccess, requirePermission } from "../../services/access";
+import { groupRecord } from "../../services/groups";
+import { changeGroup } from "../../services/permission-changes";
+import { actorOf } from "../../services/assignment/release";
 import { GroupPatch, GroupSchema, GroupWrite } from "../../services/records/groups";
 import { GroupParams } from "./schema";
 
@@ -29,17 +30,8 @@ export function registerUpdateGroup(r: Router) {
       const { organizationPk, id } = c.req.valid("param");
       const access = await orgAccess(c, organizationPk);
       requirePermission(access, "group.manage");
-      const body = c.req.valid("json");
-      const group = await findGroup(c.var.db, access.organizationId, id);
-      checkOrganizationField(body, access.organizationId);
-      if (body.permissions) requireGrantable(access, body.permissions);
-      const row = await updateGroup(c.var.db, group, body);
-      // Members left without conversation.manage may serve no conversation: theirs go to those who may.
-      if (body.permissions) {
-        const memberIds = await groupMemberIds(c.var.db, group.id);
-        const actor = actorOf(c.var.principal.user);
-        await releaseUnserving(c.env, c.var.db, access.organizationId, memberIds, actor, c.executionCtx);
-      }
+      const actor = actorOf(c.var.principal.user);
+      const row = await changeGroup(c.env, c.var.db, c.executionCtx, access, actor, id, c.req.valid("json"));
       return c.json(await groupRecord(c.var.db, row), 200);
     });
   }

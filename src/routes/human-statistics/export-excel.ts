@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
-import type { Durations, HumanFigures } from "../../services/records/human-statistics";
+import { humanStatisticsSheet } from "../../services/statistics/human-export";
 import { figuresOf } from "./figures";
 import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
@@ -24,52 +24,11 @@ const route = createRoute({
   },
 });
 
-const GROUP_TITLES = { agent: "Agent", team: "Team", assistant: "Assistant", day: "Day" } as const;
-
-const seconds = (v: number | null) => (v === null ? null : { value: v, type: Number, format: "0.0" });
-const duration = (d: Durations) => [seconds(d.median), seconds(d.p90)];
-const cells = (f: HumanFigures) => [
-  f.handoffsCount,
-  f.resolvedCount,
-  ...duration(f.waitingTime),
-  ...duration(f.firstResponseTime),
-  ...duration(f.resolutionTime),
-  f.csat.count,
-  f.csat.average === null ? null : { value: f.csat.average, type: Number, format: "0.00" },
-  ...(["1", "2", "3", "4", "5"] as const).map((n) => f.csat.distribution[n]),
-];
-
 export const registerExportHumanStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const { ctx, total, results } = await figuresOf(c, c.req.valid("param").organizationPk, q);
-    const header = [
-      GROUP_TITLES[q.groupBy],
-      "Id",
-      "Handoffs",
-      "Resolved",
-      "Waiting median (s)",
-      "Waiting p90 (s)",
-      "First response median (s)",
-      "First response p90 (s)",
-      "Resolution median (s)",
-      "Resolution p90 (s)",
-      "CSAT ratings",
-      "CSAT average",
-      ...["1", "2", "3", "4", "5"].map((n) => `CSAT ${n}`),
-    ];
-    const data = [
-      ...results.map((g) => [
-        g.name ?? (g.key === null ? "(none)" : "(deleted)"),
-        q.groupBy === "day" ? null : g.key,
-        ...cells(g),
-      ]),
-      ["Total", null, ...cells(total)],
-    ];
-    return xlsxDownload(
-      header,
-      data,
-      `human-statistics-${q.groupBy}-${ctx.startDate}-${ctx.endDate}.xlsx`,
-      "Human handoff",
-    );
+    const { ctx, ...figures } = await figuresOf(c, c.req.valid("param").organizationPk, q);
+    const { header, rows } = humanStatisticsSheet(q.groupBy, figures);
+    const filename = `human-statistics-${q.groupBy}-${ctx.startDate}-${ctx.endDate}.xlsx`;
+    return xlsxDownload(header, rows, filename, "Human handoff");
   });

@@ -3,13 +3,12 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { bodyPageParams, PageQuery, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { modelApiError } from "../../services/llm/errors";
 import { getKnowledgeBaseForRead } from "../../services/knowledge/knowledge-bases";
 import { queryScope } from "../../services/knowledge/query-scope";
-import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
+import { searchPage } from "../../services/knowledge/retrieval/search-page";
 import { KNOWLEDGE_TAG } from "./schema";
 import { KnowledgeBaseParams } from "./files/schema";
-import { SearchResultSchema, searchResult } from "../../services/records/search-results";
+import { SearchResultSchema } from "../../services/records/search-results";
 import { KnowledgeBaseSearchBody } from "./search-schema";
 
 const route = createRoute({
@@ -34,34 +33,13 @@ const route = createRoute({
 export const registerSearchKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const kb = await getKnowledgeBaseForRead(
-      db,
-      await currentAccess(c),
-      c.var.principal.userId,
-      c.req.valid("param").knowledgeBaseId,
-    );
+    const { knowledgeBaseId } = c.req.valid("param");
+    const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
     const body = c.req.valid("json");
-    const timings: Record<string, number> = {};
-    const hits = await searchKnowledge(c.env, db, [kb], {
-      query: body.query,
-      method: body.searchMethod,
-      rerank: body.enableRerank,
-      scope: queryScope(body.queryMetadata),
-      timings,
-      limit: kb.numberOfRetrievedChunks,
-    }).catch((err) => {
-      // A provider's failure (the embedding model, HyDE's, the reranker) is the documented 502, not a server error.
-      throw modelApiError(err);
-    });
-    c.header("Server-Timing", serverTiming(timings));
+    const { query, searchMethod: method, enableRerank: rerank } = body;
+    const options = { query, method, rerank, scope: queryScope(body.queryMetadata), limit: kb.numberOfRetrievedChunks };
     const p = bodyPageParams(c, c.req.valid("query"), body);
-    return c.json(
-      pageResponse(
-        c,
-        p,
-        hits.length,
-        hits.slice(p.offset, p.offset + p.limit).map((h) => searchResult(h, body.query)),
-      ),
-      200,
-    );
+    const page = await searchPage(c.env, db, [kb], options, p);
+    c.header("Server-Timing", page.serverTiming);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,11 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
-import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
-import { setConversationLabels } from "../../services/labels";
+import { labelConversation } from "../../services/conversation/operator-writes";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "../../services/records/conversations";
 import { ConversationLabelsWrite, LABELS_TAG } from "./schema";
@@ -27,16 +24,9 @@ export const registerSetConversationLabels = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { id } = c.req.valid("param");
-    const db = c.var.db;
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     const data = await conversationData(c, id);
-    if (!(await findConversation(db, data, access.organizationId, id))) throw notFound();
-    await setConversationLabels(db, data, access.organizationId, id, c.req.valid("json").labelIds);
-    // Deleted since (its links went with it): a 404, as a read after the delete is.
-    const view = await findConversation(db, data, access.organizationId, id);
-    if (!view) throw notFound();
-    // Labels are not part of the stream's conversation record: the console reads the record again on this event.
-    c.executionCtx.waitUntil(
-      publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)),
-    );
+    const { labelIds } = c.req.valid("json");
+    const view = await labelConversation(c.env, c.var.db, data, waitUntil, access.organizationId, id, labelIds);
     return c.json(conversationRecord(view), 200);
   });

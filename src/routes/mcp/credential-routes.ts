@@ -5,14 +5,12 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody, noContent } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import { authorize, type OrgAccess } from "../../services/access";
-import { checkHeaders } from "../../services/mcp/connectors";
 import {
   type CredentialTarget,
+  giveMemberCredential,
   revokeMemberCredential,
-  storeMemberCredential,
   type TargetAsRead,
 } from "../../services/mcp/credentials";
-import { conflict } from "../../lib/errors";
 import { CredentialStatusSchema, CredentialWrite } from "./schema";
 
 /** The connector or MCP tool named in the path, once the caller may use it (else 403 / 404). */
@@ -58,17 +56,10 @@ export function registerCredentialRoutes(r: Router, { path, tag, store, remove }
 
   r.openapi(storeRoute, async (c) => {
     const access = await authorize(c, "tool.view");
-    const id = c.req.valid("param").id;
-    const target = await store.target(c, access, id);
+    const { id } = c.req.valid("param");
+    const read = () => store.target(c, access, id);
     const { headers } = c.req.valid("json");
-    checkHeaders("headers", headers);
-    const row = await storeMemberCredential(c.var.db, c.env, access.organizationId, access.memberId, target, headers);
-    if (!row) {
-      await store.target(c, access, id); // 404 once it is gone
-      throw conflict(
-        "The connector or tool was pointed at another server while the credential was stored; nothing was stored.",
-      );
-    }
+    const row = await giveMemberCredential(c.var.db, c.env, access.organizationId, access.memberId, read, headers);
     return c.json({ hasCredential: true, createdAt: ms(row.createdAt), updatedAt: ms(row.updatedAt) }, 201);
   });
   r.openapi(deleteRoute, async (c) => {

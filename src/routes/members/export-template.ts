@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { metadataFields } from "../../services/members";
+import { memberTemplateHeader } from "../../services/member-sheets";
 import { OrganizationParams } from "./schema";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 
@@ -25,6 +25,5 @@ export const registerExportMemberTemplate = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "member.manage");
-    const fields = await metadataFields(c.var.db, access.organizationId);
-    return xlsxDownload(["email", "name", "groups", ...fields.map((f) => f.key)], [], "members-template.xlsx");
+    return xlsxDownload(await memberTemplateHeader(c.var.db, access.organizationId), [], "members-template.xlsx");
   });

@@ -2,9 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { listMembers, memberFilters, metadataFields } from "../../services/members";
+import { memberFilters } from "../../services/members";
+import { membersSheet } from "../../services/member-sheets";
 import { MemberFilterQuery, OrganizationParams } from "./schema";
-import { cellOf, xlsxDownload, xlsxResponse } from "../../lib/xlsx";
+import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 
 const route = createRoute({
   method: "get",
@@ -26,19 +27,7 @@ export const registerExportMembers = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").organizationPk);
     requirePermission(access, "member.view");
-    const db = c.var.db;
-    const [views, fields] = await Promise.all([
-      listMembers(db, access.organizationId, memberFilters(c.req.valid("query"))),
-      metadataFields(db, access.organizationId),
-    ]);
-    const header = ["Name", "Email", "Groups", "Owner", "Joined", ...fields.map((f) => f.key)];
-    const rows = views.map(({ member, user, groups }) => [
-      user.name,
-      user.email,
-      groups.map((g) => g.name).join(", ") || null,
-      member.isOwner,
-      { value: new Date(member.createdAt), type: Date, format: "yyyy-mm-dd" },
-      ...fields.map((f) => cellOf(member.metadata?.[f.key])),
-    ]);
-    return xlsxDownload(header, rows, `members-${new Date().toISOString().slice(0, 10)}.xlsx`);
+    const filters = memberFilters(c.req.valid("query"));
+    const { header, rows, filename } = await membersSheet(c.var.db, access.organizationId, filters);
+    return xlsxDownload(header, rows, filename);
   });

@@ -1,13 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError, forbidden } from "../../lib/errors";
-import { requireGrantable } from "../../services/access";
-import { groupPermissionIds } from "../../services/groups";
-import { getMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
+import { forbidden } from "../../lib/errors";
+import { setMemberGroups } from "../../services/permission-changes";
 import { MemberSchema, memberRecord } from "../../services/records/members";
 import { memberWith } from "./access";
-import { actorOf, releaseUnserving } from "../../services/assignment/release";
+import { actorOf } from "../../services/assignment/release";
 import { MemberParams } from "./schema";
 
 const UpdateGroups = z.object({
@@ -39,16 +37,9 @@ export const registerUpdateMemberGroups = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
     const { access, member } = await memberWith(c, organizationPk, id, "member.manage");
-    const db = c.var.db;
     if (member.member.id === access.memberId && !access.isOwner) throw forbidden("You cannot change your own groups.");
-    const wanted = [...new Set(c.req.valid("json").groups)];
-    const known = await organizationGroupIds(db, access.organizationId, wanted);
-    const unknown = wanted.filter((g) => !known.has(g));
-    if (unknown.length) throw fieldError("groups", `Not a group of this organization: ${unknown.join(", ")}.`);
-    for (const groupId of wanted) requireGrantable(access, await groupPermissionIds(db, groupId));
-    await replaceMemberGroups(db, member.member.id, wanted);
-    // Without conversation.manage now, they may serve no conversation: theirs go to those who may.
     const actor = actorOf(c.var.principal.user);
-    await releaseUnserving(c.env, db, access.organizationId, [member.member.id], actor, c.executionCtx);
-    return c.json(memberRecord(await getMember(db, access.organizationId, id)), 200);
+    const { groups } = c.req.valid("json");
+    const view = await setMemberGroups(c.env, c.var.db, c.executionCtx, access, actor, member.member.id, groups);
+    return c.json(memberRecord(view), 200);
   });

@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
-import { authorize, requireConversation } from "../../services/access";
-import { conversationObject, pickUpState } from "../../services/conversations";
-import { changeConversation } from "../conversations/change";
+import { authorize } from "../../services/access";
+import { postOperatorMessage } from "../../services/conversation/api-messages";
 import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
-import { messageAttachments } from "../attachments/respond";
+import { poster } from "./poster";
 
 const AgentMessage = z
   .object({
@@ -49,22 +48,7 @@ const route = createRoute({
 export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    const { conversation: conversationId, ...message } = c.req.valid("json");
-    const found = await requireConversation(c, conversationId, "Conversation not found.");
-    // Answering a conversation that waits for a person, with nobody on it, is picking it up: the agent takes it over
-    // first, so it is theirs and the visitor is told they joined (docs/decisions.md, "Conversation states"). Only if
-    // it still waits unassigned when written (pickUpState): of two replies at once, the second is a colleague's word.
-    const { progressStatus, assigneeId } = found.conversation;
-    if (!message.private && progressStatus === "waiting_for_human" && !assigneeId)
-      await changeConversation(c, conversationId, pickUpState);
-    const { user } = c.var.principal;
-    // An agent's attachments are checked and stored as a visitor's, so channels and webhooks get a URL they can fetch.
-    message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);
-    const record = await conversationObject(c.env, conversationId).agentMessage(
-      access.organizationId,
-      conversationId,
-      { id: user.id, name: user.name, avatar: user.avatar },
-      message,
-    );
+    const { db, data, principal } = c.var;
+    const record = await postOperatorMessage(c.env, db, data, poster(c, access), principal.user, c.req.valid("json"));
     return c.json(record, 201);
   });

@@ -1,14 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
-import { authorize, requireConversation } from "../../services/access";
-import { assistantRefusal } from "../../services/assistant-refusal";
-import { conversationObject } from "../../services/conversations";
-import { storedCanvas } from "../../services/conversation/canvas";
-import { requireContact } from "../../services/contacts";
+import { authorize } from "../../services/access";
+import { postContactMessage } from "../../services/conversation/api-messages";
 import { MessageCreate } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
-import { messageAttachments } from "../attachments/respond";
+import { poster } from "./poster";
 
 const route = createRoute({
   method: "post",
@@ -30,37 +27,6 @@ const route = createRoute({
 export const registerCreateMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    const {
-      conversation: conversationId,
-      sender,
-      type: _type,
-      broadcast: _b,
-      skipCopilotTrigger: _s,
-      suggestedForId: _f,
-      canvas,
-      ...rest
-    } = c.req.valid("json");
-    const message = { ...rest, canvas: canvas && storedCanvas(canvas) };
-    const view = await requireConversation(c, conversationId, "Conversation not found.");
-    const contact = sender
-      ? await requireContact(c.var.data, access.organizationId, sender, "sender")
-      : view.contact?.id
-        ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
-        : null;
-    message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);
-    const receipt = await conversationObject(c.env, conversationId).post({
-      organizationId: access.organizationId,
-      conversationId,
-      // The message is taken either way; without words left, or on a lapsed plan, the assistant does not answer it.
-      refusal: await assistantRefusal(c.env, c.var.db, access.organizationId),
-      conversation: view.conversation,
-      sender: {
-        type: "contact",
-        id: contact?.id ?? null,
-        name: contact?.name ?? "Visitor",
-        avatar: contact?.avatar ?? null,
-      },
-      message,
-    });
+    const receipt = await postContactMessage(c.env, c.var.db, c.var.data, poster(c, access), c.req.valid("json"));
     return c.json(receipt, 201);
   });

@@ -2,8 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requireOwner } from "../../services/access";
-import { checkModelRules, getOwnModel, updateModel } from "../../services/models";
-import { requireEmbeddingUnchanged } from "../../services/model-users";
+import { changeModel } from "../../services/model-users";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
 import { modelRecord, ModelPatch, ModelSchema } from "../../services/records/models";
 
@@ -28,16 +27,8 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
     async (c) => {
       const access = await currentAccess(c);
       requireOwner(access);
-      const current = await getOwnModel(c.var.db, access.organizationId, c.req.valid("param").id, k.kind);
-      const { apiKey, ...body } = c.req.valid("json");
-      const merged = { ...current, ...body };
-      checkModelRules(k.kind, {
-        provider: merged.provider,
-        baseUrl: merged.baseUrl ?? null,
-        dimensions: merged.dimensions ?? null,
-      });
-      await requireEmbeddingUnchanged(c.var.db, current, body);
-      const row = await updateModel(c.var.db, c.env, current, body, apiKey);
+      const { id } = c.req.valid("param");
+      const row = await changeModel(c.var.db, c.env, access.organizationId, k.kind, id, c.req.valid("json"));
       return c.json(await modelRecord(row, c.env), 200);
     },
   );

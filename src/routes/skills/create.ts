@@ -2,13 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
-import { uuidv7 } from "../../lib/ids";
 import { authorize } from "../../services/access";
-import { insertSkill } from "../../services/skills/store";
-import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
+import { createSkill } from "../../services/skills/change";
 import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
-import { referencedIds } from "../../services/links";
 import { SKILLS_TAG, SkillCreate } from "./schema";
 
 const route = createRoute({
@@ -26,25 +23,9 @@ const route = createRoute({
 
 export const registerCreateSkill = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const body = c.req.valid("json");
     const access = await authorize(c, "skill.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
-    const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined, Boolean(body.isGlobal));
-    const groupIds = body.isGlobal ? undefined : await checkSkillGroups(db, access, referencedIds(body.groups), true);
-    const row = await insertSkill(
-      db,
-      {
-        id: uuidv7(),
-        organizationId: body.isGlobal ? null : access.organizationId,
-        createdById: c.var.principal.userId,
-        name: body.name,
-        description: body.description,
-        whenToUse: body.whenToUse ?? "",
-        instructions: body.instructions ?? "",
-        source: "manual",
-      },
-      { groupIds, toolIds },
-    );
-    return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 201);
+    const row = await createSkill(c.var.db, access, c.var.principal.userId, body);
+    return c.json(skillRecord(await skillView(c.var.db, access, c.var.principal.isStaff, row)), 201);
   });

@@ -2,14 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
-import { getSkillToManage } from "../../services/skills/access";
-import { skillGroupIds, updateSkill } from "../../services/skills/store";
-import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
+import { changeSkill } from "../../services/skills/change";
 import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
-import { referencedIds } from "../../services/links";
 import { SKILLS_TAG, SkillPatch, SkillWrite } from "./schema";
-import { definedFields } from "../../lib/patch";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -29,28 +25,10 @@ const routeFor = (method: "put" | "patch") =>
 export function registerUpdateSkill(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
-      const db = c.var.db;
       const access = await authorize(c, "skill.manage");
-      const current = await getSkillToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
-      const body = c.req.valid("json");
-      const toolIds = await checkAttachedTools(
-        db,
-        access,
-        body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []),
-        current.organizationId === null,
-      );
-      const groupIds =
-        current.organizationId === null || body.groups === undefined
-          ? undefined
-          : await checkSkillGroups(db, access, referencedIds(body.groups), false, await skillGroupIds(db, current.id));
-      const values = definedFields({
-        name: body.name,
-        description: body.description,
-        whenToUse: body.whenToUse === null ? "" : body.whenToUse,
-        instructions: body.instructions === null ? "" : body.instructions,
-      });
-      const row = await updateSkill(db, current, values, { groupIds, toolIds });
-      return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
+      const { id } = c.req.valid("param");
+      const row = await changeSkill(c.var.db, access, id, c.var.principal.isStaff, c.req.valid("json"));
+      return c.json(skillRecord(await skillView(c.var.db, access, c.var.principal.isStaff, row)), 200);
     });
   }
 }

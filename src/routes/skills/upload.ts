@@ -1,13 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { ApiError, badRequest, fieldError, forbidden } from "../../lib/errors";
+import { forbidden } from "../../lib/errors";
+import { formFile, formText } from "../../lib/form";
 import { acceptOnly } from "../../middleware/content-type";
 import { authorize } from "../../services/access";
-import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
-import { requireFreeSkillName, storeSkillPackage } from "../../services/skills/store";
-import { shownFilename } from "../../services/uploads/store";
-import { checkAttachedTools, checkSkillGroups, parseFormIdList } from "../../services/skills/write";
+import { SKILL_LIMITS } from "../../services/skills/package";
+import { uploadSkill } from "../../services/skills/change";
 import { SKILLS_TAG, SkillUploadForm, SkillUploadResult } from "./schema";
 
 const route = createRoute({
@@ -43,56 +42,11 @@ const route = createRoute({
 
 export const registerUploadSkill = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await authorize(c, "skill.manage");
     const form = await c.req.formData();
-    const file = form.get("file");
-    if (!file || typeof file === "string") throw fieldError("file", "Required: the skill package (a .zip file part).");
-    if (file.size > SKILL_LIMITS.zipBytes)
-      throw new ApiError(413, "payload_too_large", `The package is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
-    const text = (name: string) => {
-      const v = form.get(name);
-      return typeof v === "string" ? v : undefined;
-    };
-    const isGlobal = text("isGlobal") === "true";
+    const file = formFile(form, "Required: the skill package (a .zip file part).", SKILL_LIMITS.zipBytes, "package");
+    const isGlobal = formText(form, "isGlobal") === "true";
     if (isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let pkg;
-    try {
-      pkg = readSkillPackage(bytes);
-    } catch (err) {
-      if (err instanceof SkillPackageError) throw badRequest(err.message, { file: [err.message] });
-      throw err;
-    }
-    const attached = parseFormIdList(text("attachedToolIds"), "attachedToolIds");
-    const toolIds = await checkAttachedTools(db, access, attached, isGlobal);
-    const groupField = text("groups");
-    const groupIds = isGlobal
-      ? undefined
-      : await checkSkillGroups(
-          db,
-          access,
-          groupField === undefined ? undefined : parseFormIdList(groupField, "groups"),
-          true,
-        );
-    const organizationId = isGlobal ? null : access.organizationId;
-    await requireFreeSkillName(db, organizationId, pkg.name);
-    const filename = shownFilename(file.name, "skill.zip");
-    const { id, resourceCount: count } = await storeSkillPackage(c.env, db, {
-      organizationId,
-      createdById: c.var.principal.userId,
-      filename,
-      bytes,
-      pkg,
-      links: { groupIds, toolIds },
-    });
-    return c.json(
-      {
-        id,
-        name: pkg.name,
-        description: pkg.description,
-        message: `Skill uploaded with ${count} resource${count === 1 ? "" : "s"}.`,
-      },
-      201,
-    );
+    const fields = { isGlobal, attachedToolIds: formText(form, "attachedToolIds"), groups: formText(form, "groups") };
+    return c.json(await uploadSkill(c.env, c.var.db, access, c.var.principal.userId, file, fields), 201);
   });

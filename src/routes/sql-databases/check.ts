@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { ApiError } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { getSqlDatabase } from "../../services/sql/access";
-import { notSupportedMessage, refreshSqlDatabase, UNSUPPORTED_TYPES } from "../../services/sql/write";
+import { checkSqlDatabase } from "../../services/sql/write";
 import { sqlDatabaseView } from "../../services/sql/views";
 import { sqlDatabaseRecord } from "../../services/records/sql-databases";
 import { SQL_DATABASES_TAG, SqlDatabaseSchema } from "./schema";
@@ -25,14 +23,7 @@ const route = createRoute({
 
 export const registerCheckSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await authorize(c, "sql_database.manage");
-    let row = await getSqlDatabase(db, access, c.req.valid("param").id);
-    if (UNSUPPORTED_TYPES.includes(row.databaseType))
-      throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));
-    if (row.databaseType !== "managed") {
-      await refreshSqlDatabase(c.env, db, row.id);
-      row = await getSqlDatabase(db, access, row.id);
-    }
-    return c.json(sqlDatabaseRecord(await sqlDatabaseView(db, access, c.var.principal.userId, row)), 200);
+    const row = await checkSqlDatabase(c.env, c.var.db, access, c.req.valid("param").id);
+    return c.json(sqlDatabaseRecord(await sqlDatabaseView(c.var.db, access, c.var.principal.userId, row)), 200);
   });

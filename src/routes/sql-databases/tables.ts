@@ -1,14 +1,18 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, noContent } from "../../lib/openapi";
-import { ApiError, fieldError } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
+import { formFile, formText } from "../../lib/form";
 import { acceptOnly } from "../../middleware/content-type";
-import { authorize } from "../../services/access";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { authorize, type OrgAccess } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import {
   createManagedTable,
   dropManagedTable,
   knowledgeBaseSource,
+  type TableOptions,
   type TableSource,
 } from "../../services/sql/managed";
 import { TABULAR_LIMITS } from "../../services/sql/tabular";
@@ -57,37 +61,36 @@ const remove = createRoute({
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
 
+/**
+ * A multipart body's file and fields (the JSON body's are checked by its schema): a .csv or .xlsx `file` part within
+ * TABULAR_LIMITS, a description of at most 10,000 characters; empty fields are left out.
+ */
+async function uploadedTable(form: FormData): Promise<{ source: TableSource; options: TableOptions }> {
+  const file = formFile(form, "Required: a .csv or .xlsx file part.", TABULAR_LIMITS.bytes, "file");
+  const text = (name: string) => formText(form, name) || undefined;
+  const description = text("description");
+  if (description && description.length > 10_000) throw fieldError("description", "At most 10,000 characters.");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return {
+    source: { filename: file.name || "upload.csv", bytes, fileId: null, fromKnowledgeBase: false },
+    options: { tableName: text("tableName"), description, replace: text("replace") === "true" },
+  };
+}
+
+/** A JSON body's knowledge base file (one the caller can see) and fields. */
+async function knowledgeBaseTable(c: Context<AppEnv>, access: OrgAccess, body: z.infer<typeof SqlTableFromFile>) {
+  const source = await knowledgeBaseSource(c.env, c.var.db, access, c.var.principal.userId, body.sourceFile.id);
+  return { source, options: body };
+}
+
 export function registerSqlTableRoutes(r: Router) {
   r.openapi(create, async (c) => {
     const db = c.var.db;
     const access = await authorize(c, "sql_database.manage");
     const database = await getSqlDatabase(db, access, c.req.valid("param").id);
-    let source: TableSource;
-    let options: { tableName?: string; description?: string; replace?: boolean };
-    if (/^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")) {
-      const form = await c.req.formData();
-      const file = form.get("file");
-      if (!file || typeof file === "string") throw fieldError("file", "Required: a .csv or .xlsx file part.");
-      if (file.size > TABULAR_LIMITS.bytes)
-        throw new ApiError(413, "payload_too_large", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
-      const text = (name: string) => {
-        const v = form.get(name);
-        return typeof v === "string" && v ? v : undefined;
-      };
-      const description = text("description");
-      if (description && description.length > 10_000) throw fieldError("description", "At most 10,000 characters.");
-      source = {
-        filename: file.name || "upload.csv",
-        bytes: new Uint8Array(await file.arrayBuffer()),
-        fileId: null,
-        fromKnowledgeBase: false,
-      };
-      options = { tableName: text("tableName"), description, replace: text("replace") === "true" };
-    } else {
-      const body = c.req.valid("json") as z.infer<typeof SqlTableFromFile>;
-      source = await knowledgeBaseSource(c.env, db, access, c.var.principal.userId, body.sourceFile.id);
-      options = body;
-    }
+    const { source, options } = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
+      ? await uploadedTable(await c.req.formData())
+      : await knowledgeBaseTable(c, access, c.req.valid("json") as z.infer<typeof SqlTableFromFile>);
     const row = await createManagedTable(c.env, db, database, source, options);
     return c.json(sqlTableRecord(row), 201);
   });

@@ -2,9 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { chatbotWith } from "./access";
-import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
 import { dataParts } from "../../services/shards/parts";
-import { chatbotFiguresBody, llmUsageStatistics } from "../../services/statistics/chatbot";
+import { llmUsageFigures } from "../../services/statistics/chatbot-figures";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
 
 const route = createRoute({
@@ -28,14 +27,6 @@ const route = createRoute({
 export const registerLlmUsageStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
-    const q = c.req.valid("query");
-    const timezone = checkTimezone(q.timezone);
-    const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
-    const list = buckets(timezone, start, end, q.timeGranularity);
     const parts = await dataParts(c.env, access.organizationId);
-    const figures = await llmUsageStatistics(c.var.db, parts, chatbot.id, list, {
-      includeTests: q.includeTests === "true",
-    });
-    const range = { startDate: q.startDate, endDate: q.endDate ?? q.startDate };
-    return c.json(chatbotFiguresBody(chatbot, { timeGranularity: q.timeGranularity, timezone }, range, figures), 200);
+    return c.json(await llmUsageFigures(c.var.db, parts, chatbot, c.req.valid("query")), 200);
   });

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { badRequest, fieldError } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { cursorPageOf, cursorResponse, decodeCursor, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { cursorPageOf, cursorResponse, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
 import { getVisibleFile } from "../../services/knowledge/files";
 import { listLegacyTextNodes, listTextNodes } from "../../services/knowledge/text-nodes";
@@ -50,10 +50,7 @@ export const registerListTextNodes = (r: Router) =>
       return c.json(pageResponse(c, p, page.count, page.items), 200);
     }
 
-    const cursor = decodeCursor(q.cursor);
-    if (cursor && !Number.isInteger(Number(cursor.k)))
-      throw badRequest("Invalid cursor.", { cursor: ["Invalid cursor."] });
-    const rows = await listLegacyTextNodes(db, file, q.query, cursor, q.pageSize);
+    const { cursor, rows } = await listLegacyTextNodes(db, file, q.query, q.cursor, q.pageSize);
     const page = cursorResponse(c, cursor, q.pageSize, rows, (row) => row.position);
     return c.json({ ...page, results: page.results.map((row) => row.record) }, 200);
   });

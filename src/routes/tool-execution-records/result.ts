@@ -1,15 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { badRequest } from "../../lib/errors";
 import { dataParts } from "../../services/shards/parts";
-import { authorize, withPermission } from "../../services/access";
-import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
+import { authorize } from "../../services/access";
+import { postDesktopResult } from "../../services/tools/desktop-results";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
-import { conversationObject } from "../../services/conversations";
 import { DesktopResultBody, RECORDS_TAG } from "./schema";
-import { logError } from "../../lib/log";
-import { requireAssistantAnswers } from "../../services/assistant-refusal";
 
 const route = createRoute({
   method: "post",
@@ -33,43 +29,10 @@ const route = createRoute({
 
 export const registerDesktopResult = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
     const access = await authorize(c, "conversation.manage");
     const parts = await dataParts(c.env, access.organizationId);
-    // Which records a member sees follows `tool.view` (visibleRecordsCondition); answering a desktop call needs
-    // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
-    const record = await getRecordForRead(
-      c.env,
-      db,
-      parts,
-      withPermission(access, "tool.view"),
-      c.var.principal.userId,
-      c.req.valid("param").id,
-    );
-    if (record.toolType !== "desktop" || record.status !== "pending")
-      throw badRequest("Only a pending desktop tool call takes a result.");
-    const body = c.req.valid("json");
-    const status = body.status ?? (body.error ? "failure" : "success");
-    const { row, lastOfReply } = await completeDesktopCall(parts, record, {
-      status,
-      output: body.output ?? null,
-      error: body.error ?? null,
-    });
-    if (!row) throw badRequest("Only a pending desktop tool call takes a result.");
-    if (!lastOfReply || !row.messageId || !row.conversationId) return c.json(toolExecutionRecord(row), 200);
-    // The last result of a reply's desktop calls lets the reply continue. That is the assistant answering: without
-    // words left this month, or on a lapsed plan, it is refused as a visitor's message's answer is, the result stored
-    // all the same (a later message reads it). Otherwise the conversation's object takes the continuation as owed
-    // (retried by its alarm) before this answers; should that call fail, the result stays stored as well.
-    await requireAssistantAnswers(c.env, db, row.organizationId);
-    await conversationObject(c.env, row.conversationId)
-      .resume(row.organizationId, row.conversationId, row.messageId)
-      .catch((err) =>
-        logError("desktop tool results' continuation not taken by the conversation's object", {
-          conversationId: row.conversationId,
-          replyId: row.messageId,
-          error: String(err),
-        }),
-      );
+    const { id } = c.req.valid("param");
+    const { db, principal } = c.var;
+    const row = await postDesktopResult(c.env, db, parts, access, principal.userId, id, c.req.valid("json"));
     return c.json(toolExecutionRecord(row), 200);
   });

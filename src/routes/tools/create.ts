@@ -2,10 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
-import { uuidv7 } from "../../lib/ids";
 import { authorize } from "../../services/access";
-import { insertTool } from "../../services/tools/store";
-import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
+import { createTool } from "../../services/tools/change";
 import { toolView } from "../../services/tools/views";
 import { toolRecord, ToolSchema, ToolWrite } from "../../services/records/tools";
 import { TOOLS_TAG } from "./schema";
@@ -32,37 +30,6 @@ export const registerCreateTool = (r: Router) =>
     const body = c.req.valid("json");
     const access = await authorize(c, "tool.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global tools.");
-    const columns = toolColumns(body);
-    const candidate = {
-      name: null,
-      description: "",
-      prompt: "",
-      apiUrl: null,
-      httpMethod: null,
-      rawHeaders: null,
-      rawParametersSchema: null,
-      mcpAllowedTools: null,
-      functionCode: null,
-      mcpUrl: null,
-      rawMcpHeader: null,
-      flexTemplateJson: null,
-      flexSchema: null,
-      quickReplyConfig: null,
-      ...columns,
-      displayName: body.displayName,
-      toolType: body.toolType,
-    };
-    await checkToolRules(c.env, candidate);
-    const groupIds = body.isGlobal ? undefined : await checkToolGroups(db, access, body, true);
-    const row = await insertTool(
-      db,
-      {
-        ...candidate,
-        id: uuidv7(),
-        organizationId: body.isGlobal ? null : access.organizationId,
-        createdById: c.var.principal.userId,
-      },
-      groupIds,
-    );
+    const row = await createTool(db, c.env, access, c.var.principal.userId, body);
     return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 201);
   });

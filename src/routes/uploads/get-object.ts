@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, storedFile } from "../../lib/openapi";
-import { ApiError, notFound } from "../../lib/errors";
+import { ApiError } from "../../lib/errors";
+import { servedObject } from "../../services/uploads/served";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
 import { ObjectKeyParams } from "./schema";
@@ -29,15 +30,6 @@ export const registerGetObject = (r: Router) => {
     const key = objectKeyParam(c.req.param("key"));
     const refused = await verifyPresignedRequest(await signingCredentials(c.env), c.req.raw);
     if (refused) throw new ApiError(refused.status, refused.code, refused.message);
-    const object = await c.env.FILES.get(key);
-    if (!object) throw notFound();
-    const headers = new Headers();
-    object.writeHttpMetadata(headers);
-    headers.set("ETag", object.httpEtag);
-    headers.set("Content-Length", String(object.size));
-    headers.set("Cache-Control", "private, max-age=300");
-    headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Content-Security-Policy", "default-src 'none'");
-    return new Response(object.body, { status: 200, headers });
+    return servedObject(c.env, key, "private, max-age=300");
   });
 };

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
@@ -30,34 +30,33 @@ const route = createRoute({
   responses: { 200: json(PresignedUploadSchema, "Where and how to upload"), ...errorResponses(400, 403, 503) },
 });
 
+type PresignFields = z.infer<typeof PresignQuery>;
+
+/** The body's fields, else the query string's: 400 naming those given in neither (all but `contentType` are needed). */
+function presignInput(query: PresignFields, body: PresignFields) {
+  const pick = <K extends keyof PresignFields>(k: K) => body[k] ?? query[k];
+  const input = {
+    modelName: pick("modelName"),
+    fieldName: pick("fieldName"),
+    filename: pick("filename"),
+    fileSize: pick("fileSize"),
+  };
+  const missing = (Object.keys(input) as (keyof typeof input)[]).filter((k) => input[k] === undefined);
+  if (missing.length)
+    throw badRequest(
+      `Invalid request. Required: ${missing.join(", ")}.`,
+      Object.fromEntries(missing.map((k) => [k, ["Required"]])),
+    );
+  const given = input as { [K in keyof typeof input]: NonNullable<(typeof input)[K]> };
+  return { ...given, contentType: pick("contentType") };
+}
+
 export const registerPresignUpload = (r: Router) =>
   r.openapi(route, async (c) => {
-    const query = c.req.valid("query");
-    const body = c.req.valid("json") ?? {};
-    const pick = <K extends keyof typeof body>(k: K) => body[k] ?? query[k];
-    const input = {
-      modelName: pick("modelName"),
-      fieldName: pick("fieldName"),
-      filename: pick("filename"),
-      fileSize: pick("fileSize"),
-    };
-    const missing = (Object.keys(input) as (keyof typeof input)[]).filter((k) => input[k] === undefined);
-    if (missing.length)
-      throw badRequest(
-        `Invalid request. Required: ${missing.join(", ")}.`,
-        Object.fromEntries(missing.map((k) => [k, ["Required"]])),
-      );
+    const input = presignInput(c.req.valid("query"), c.req.valid("json") ?? {});
     const access = await currentAccess(c);
-    requirePermission(access, UPLOAD_PERMISSIONS[specFor(c.env, input.modelName!, input.fieldName!).key]);
-    const upload = await presignUpload(c.env, c.var.data, {
-      organizationId: access.organizationId,
-      userId: c.var.principal.userId,
-      origin: new URL(c.req.url).origin,
-      modelName: input.modelName!,
-      fieldName: input.fieldName!,
-      filename: input.filename!,
-      fileSize: input.fileSize!,
-      contentType: pick("contentType"),
-    });
+    requirePermission(access, UPLOAD_PERMISSIONS[specFor(c.env, input.modelName, input.fieldName).key]);
+    const caller = { organizationId: access.organizationId, userId: c.var.principal.userId };
+    const upload = await presignUpload(c.env, c.var.data, { ...caller, origin: new URL(c.req.url).origin, ...input });
     return c.json(upload, 200);
   });

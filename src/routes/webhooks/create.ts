@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
-import { checkWebhookRules, getWebhook, insertWebhook, requireInbox } from "../../services/webhooks/config";
+import { createWebhook } from "../../services/webhooks/change";
 import { webhookRecord, WebhookSchema, WebhookWrite } from "../../services/records/webhooks";
 import { InboxParams, WEBHOOKS_TAG } from "./schema";
 
@@ -22,36 +22,7 @@ const route = createRoute({
 export const registerCreateWebhook = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
-    const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
-    const { secretToken, ...body } = c.req.valid("json");
-    const templatePreset = body.templatePreset ?? "service_standard";
-    const conversationEvents = body.conversationEvents ?? false;
-    checkWebhookRules(c.env, {
-      url: body.url,
-      templatePreset,
-      customTemplate: body.customTemplate,
-      storedTemplate: null,
-      direction: body.direction,
-      conversationEvents,
-    });
-    const id = await insertWebhook(
-      c.var.db,
-      c.env,
-      access.organizationId,
-      inbox.id,
-      {
-        name: body.name,
-        direction: body.direction,
-        isEnabled: body.isEnabled ?? true,
-        retryFailedDeliveries: body.retryFailedDeliveries ?? false,
-        conversationEvents,
-        url: body.url,
-        method: body.method ?? "POST",
-        headers: body.headers ?? {},
-        templatePreset,
-        customTemplate: body.customTemplate ?? null,
-      },
-      secretToken,
-    );
-    return c.json(await webhookRecord(await getWebhook(c.var.db, access.organizationId, inbox.id, id), c.env), 201);
+    const { inboxId } = c.req.valid("param");
+    const view = await createWebhook(c.var.db, c.env, access.organizationId, inboxId, c.req.valid("json"));
+    return c.json(await webhookRecord(view, c.env), 201);
   });

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { Timestamp, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict } from "../../lib/errors";
 import { authorize } from "../../services/access";
 import { dataParts } from "../../services/shards/parts";
 import { getWebhook } from "../../services/webhooks/config";
-import { addAttempts, queueAttempts } from "../../services/webhooks/redelivery";
+import { redeliverFailed } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const SINCE_FORMS =
@@ -75,16 +74,7 @@ export const registerRedeliverFailedWebhookEvents = (r: Router) =>
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const raw = c.req.valid("json")?.since;
     const since = raw === undefined ? undefined : parseSince(raw);
-    if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send its failed events again.");
-    // An event's attempts are in its conversation's part: each part gives its own events their next attempt.
-    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, onlyFailed: true };
-    const ids: string[] = [];
-    for (const part of await dataParts(c.env, access.organizationId))
-      ids.push(...(await addAttempts(part, { ...scope, since })));
-    await queueAttempts(c.env, access.organizationId, ids, {
-      requestId: c.var.requestId,
-      message: "redeliveries not queued",
-      count: ids.length,
-    });
-    return c.json({ count: ids.length, since: since === undefined ? null : String(since) }, 202);
+    const parts = await dataParts(c.env, access.organizationId);
+    const count = await redeliverFailed(c.env, parts, access.organizationId, webhook, since, c.var.requestId);
+    return c.json({ count, since: since === undefined ? null : String(since) }, 202);
   });

@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { visitorConversation } from "../../services/widget/visitors";
-import { rateConversation } from "../../services/conversation/csat";
+import { rateAsVisitor } from "../../services/widget/feedback";
 import { CsatSchema, csatRecord } from "../../services/records/conversations";
-import { conversationDb } from "../../services/shards/parts";
 import { chatVisitor } from "./visitor";
 import { ConversationParams, CsatBody, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -29,17 +27,8 @@ const route = createRoute({
 export const registerWidgetCsat = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
-    const data = await conversationDb(c.env, conversation.organizationId, conversation.id);
-    const { rating, comment } = c.req.valid("json");
-    const row = await rateConversation(
-      c.env,
-      data,
-      (p) => c.executionCtx.waitUntil(p),
-      conversation,
-      rating,
-      comment?.trim() || null,
-    );
+    const caller = await chatVisitor(c, id);
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const row = await rateAsVisitor(c.env, waitUntil, caller, conversationId, c.req.valid("json"));
     return c.json(csatRecord(row)!, 200);
   });

@@ -1,11 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { conversationObject } from "../../services/conversations";
-import { endedWhen, SSE_HEADERS } from "../../services/sse";
-import { recheckMs } from "../../services/stream-access";
-import { visitorsOwnConversation, visitorStreamLost } from "../../services/widget/visitors";
-import { liveMessages, liveOpening, streamMaxMs } from "../../services/widget/live";
+import { SSE_HEADERS } from "../../services/sse";
+import { visitorLiveStream } from "../../services/widget/live";
 import { WidgetLiveStream } from "../../services/records/widget-events";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -58,15 +55,6 @@ export const registerWidgetLive = (r: Router) =>
     const { id, conversationId } = c.req.valid("param");
     // The checks the stream is opened with, asked again while it stays open (visitorStreamLost).
     const opened = [c.env, c.var.db, id, conversationId, c.req.header("Authorization")] as const;
-    const { chat, conversation } = await visitorsOwnConversation(...opened);
-    const lastEventId = c.req.valid("header")["last-event-id"];
-    // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
-    const stream = await conversationObject(c.env, conversation.id).subscribe();
-    const opening = () => liveOpening(c.env, c.var.db, conversation, lastEventId);
-    const live = liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env));
-    return c.body(
-      endedWhen(live, () => visitorStreamLost(...opened), recheckMs(c.env)),
-      200,
-      SSE_HEADERS,
-    );
+    const stream = await visitorLiveStream(opened, c.req.valid("header")["last-event-id"]);
+    return c.body(stream, 200, SSE_HEADERS);
   });

@@ -1,12 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { fieldError, notFound } from "../../lib/errors";
-import { conversationObject } from "../../services/conversations";
-import { interruptible, SSE_HEADERS } from "../../services/sse";
-import { visitorConversation } from "../../services/widget/visitors";
-import { followEvents, parseEventId, storedReplyEvents } from "../../services/widget/event-ids";
-import { storedReply } from "../../services/widget/messages";
+import { fieldError } from "../../lib/errors";
+import { SSE_HEADERS } from "../../services/sse";
+import { parseEventId } from "../../services/widget/event-ids";
+import { resumedReply } from "../../services/widget/resume";
 import { chatVisitor } from "./visitor";
 import { WidgetReplyStream } from "../../services/records/widget-events";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
@@ -44,24 +42,13 @@ const route = createRoute({
 export const registerWidgetResume = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor } = await chatVisitor(c, id);
+    const caller = await chatVisitor(c, id);
     const last = parseEventId(c.req.header("Last-Event-ID") ?? c.req.valid("query").lastEventId);
     if (!last)
       throw fieldError(
         "lastEventId",
         "Send `Last-Event-ID: <messageId>:<characters>` as the stream numbered its events.",
       );
-    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
-    const settings = chat.webChat.settings;
-    const offset = last.offset === "done" ? Number.MAX_SAFE_INTEGER : last.offset;
-    const live = await conversationObject(c.env, conversation.id).follow(last.messageId);
-    if (live)
-      return c.body(
-        interruptible(followEvents(live, last.messageId, offset, settings), c.var.requestId),
-        200,
-        SSE_HEADERS,
-      );
-    const stored = await storedReply(c.env, conversation, last.messageId);
-    if (!stored) throw notFound("No such reply in this conversation.");
-    return c.body(storedReplyEvents(conversation.id, stored, offset, settings), 200, SSE_HEADERS);
+    const stream = await resumedReply(c.env, caller, conversationId, last, c.var.requestId);
+    return c.body(stream, 200, SSE_HEADERS);
   });

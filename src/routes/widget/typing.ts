@@ -1,17 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, jsonBody } from "../../lib/openapi";
-import { ApiError } from "../../lib/errors";
-import { takeToken } from "../../services/rate-limit";
-import { visitorConversation, visitorName } from "../../services/widget/visitors";
-import { visitorTyping } from "../../services/conversation/typing";
+import { visitorTypingSignal } from "../../services/widget/typing";
 import { TypingBody } from "../conversations/typing";
 import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
-
-/** Typing signals a minute one visitor may send (the widget sends one every 3 s at most while typing, and one on
- * stopping). */
-export const TYPING_PER_MINUTE = 40;
 
 const route = createRoute({
   method: "post",
@@ -32,23 +25,8 @@ const route = createRoute({
 export const registerWidgetTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
-    const { allowed, retryAfter } = takeToken(
-      c.env,
-      `widget-typing:${visitor.contactId}`,
-      Date.now(),
-      TYPING_PER_MINUTE,
-    );
-    if (!allowed)
-      throw new ApiError(
-        429,
-        "throttled",
-        `Too many typing signals. Expected available in ${retryAfter} seconds.`,
-        undefined,
-        { "Retry-After": String(retryAfter) },
-      );
-    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
-    const sender = { type: "contact" as const, id: visitor.contactId, name: await visitorName(data, visitor) };
-    c.executionCtx.waitUntil(visitorTyping(c.env, conversation, sender, c.req.valid("json").typing));
+    const { data, ...caller } = await chatVisitor(c, id);
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    await visitorTypingSignal(c.env, data, waitUntil, caller, conversationId, c.req.valid("json").typing);
     return c.body(null, 204);
   });

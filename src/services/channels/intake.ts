@@ -26,7 +26,7 @@ import { channelRating } from "../conversation/csat";
 import { conversationDb } from "../shards/parts";
 import { assistantRefusal } from "../assistant-refusal";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
-import { extractAttachment } from "../uploads/reading";
+import { extractLater } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
 import { contentTypeFor, mediaType } from "../uploads/file-specs";
 import { inferType } from "../uploads/attachments";
@@ -360,9 +360,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
         ...(stored.length ? { attachments: stored } : {}),
       },
     });
-    for (const f of files)
-      if (f.extractionStatus === "pending")
-        waitUntil(extractAttachment(env, data, f).catch((err) => console.error(String(err))));
+    extractLater(env, data, waitUntil, files);
   }
   await data.update(channelEvents).set({ status: "stored", messageId, error: null }).where(ofEvent);
 }

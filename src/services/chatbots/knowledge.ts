@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import { chatbotKnowledgeBases, faqs, knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
 import { type Page, type PageWindow, mapPage, paginate } from "../../db/paginate";
 import { contains } from "../../lib/sql";
@@ -7,6 +7,9 @@ import type { OrgAccess } from "../access";
 import type { FaqRow } from "../knowledge/faqs";
 import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "../knowledge/knowledge-bases";
 import { fileLabels } from "../knowledge/files";
+import { type QueryMetadata, queryScope } from "../knowledge/query-scope";
+import type { SearchMethod } from "../knowledge/retrieval/search";
+import { searchPage } from "../knowledge/retrieval/search-page";
 import { faqRecords } from "../records/faqs";
 import { fileRecord } from "../records/knowledge-files";
 import { type ChatbotRow, getChatbotForRead } from "./visibility";
@@ -41,6 +44,40 @@ async function chatbotKnowledgeScope(
 export async function searchableKnowledgeOf(of: ChatbotKnowledgeOf) {
   const { bot, scope } = await chatbotKnowledgeScope(of, "self_built");
   return { bot, knowledgeBases: await of.db.select().from(knowledgeBases).where(scope!) };
+}
+
+/** What the assistant search asks: its body's fields, `query` and `largeLanguageModel` maybe from the query string. */
+export interface AssistantSearch {
+  query: string;
+  searchMethod?: SearchMethod;
+  queryMetadata?: QueryMetadata | null;
+  /** The language model for HyDE's hypothetical answer instead of the assistant's: one the organization may use. */
+  largeLanguageModel?: string;
+}
+
+/**
+ * A page of what the assistant would retrieve for the search from its knowledge bases the caller sees
+ * (`searchableKnowledgeOf`), with its settings: at most its numberOfRetrievedChunks, HyDE written by its language model
+ * unless the search names another.
+ */
+export function searchAssistantKnowledge(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  { bot, knowledgeBases }: { bot: ChatbotRow; knowledgeBases: KnowledgeBaseRow[] },
+  search: AssistantSearch,
+  window: PageWindow,
+) {
+  const requested = search.largeLanguageModel;
+  const options = {
+    query: search.query,
+    method: search.searchMethod,
+    scope: queryScope(search.queryMetadata),
+    limit: bot.numberOfRetrievedChunks,
+    languageModelId: bot.largeLanguageModelId,
+    requestedLanguageModel: requested ? { id: requested, organizationId } : undefined,
+  };
+  return searchPage(env, db, knowledgeBases, options, window);
 }
 
 /** Whose knowledge, read by whom. */

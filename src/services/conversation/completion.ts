@@ -17,7 +17,7 @@ import {
 import type { QueryMetadata } from "../knowledge/query-scope";
 import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
-import { extractAttachment } from "../uploads/reading";
+import { extractLater } from "../uploads/reading";
 import { conversationDb } from "../shards/parts";
 import { requireAssistantAnswers } from "../assistant-refusal";
 import { answerFirstTurn, answersWithoutObject, streamFirstTurn } from "./first-turn";
@@ -131,11 +131,7 @@ export async function complete(
     // Waiting, the reply reads them itself; not waiting, they are read after it, for later turns.
     if (!req.waitForAttachments) unread = pending;
   }
-  const readLater = () => {
-    for (const row of unread)
-      if (row.extractionStatus === "pending")
-        waitUntil(extractAttachment(env, data, row).catch((err) => console.error(String(err))));
-  };
+  const readLater = () => extractLater(env, data, waitUntil, unread);
 
   const object = conversationObject(env, conversationId);
   const turn = {

@@ -1,4 +1,5 @@
 // What a turn returns across the conversation object's boundary, and how a failed one is told.
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorCode } from "../../lib/errors";
 import { ApiError } from "../../lib/errors";
 import { modelApiError } from "../llm/errors";
@@ -19,6 +20,15 @@ export interface TurnError {
   status: number;
   code: ErrorCode;
   detail: string;
+}
+
+/**
+ * A direct (not streamed) completion's answer: its conversation, the reply's text and record; the failure its turn
+ * reported is thrown as the API error it names.
+ */
+export function completionAnswer({ reply, error }: TurnResult, conversationId: string) {
+  if (error) throw new ApiError(error.status as ContentfulStatusCode, error.code, error.detail);
+  return { conversationId, content: reply?.content ?? "", message: reply };
 }
 
 /** A failed turn as its caller reports it: the API error a provider failure maps to, else a logged 500. */

@@ -4,7 +4,7 @@
 // configuration in `DB`). The names are the organization's, read at once beside the rows and remembered for 2 s per
 // isolate, so a view costs no second round trip (docs/decisions.md, "Per-isolate caches").
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import {
   chatbots,
   contacts,
@@ -18,6 +18,8 @@ import {
 } from "../../db/schema";
 import { alias } from "drizzle-orm/sqlite-core";
 import { tableCache } from "../../db/write-watch";
+import { notFound } from "../../lib/errors";
+import { conversationDb } from "../shards/parts";
 import type { ConversationRow } from "../conversations";
 import type { LabelRef } from "../labels";
 
@@ -177,4 +179,20 @@ export async function findConversation(
   );
   const [view] = await conversationViews(db, organizationId, rows);
   return view ?? null;
+}
+
+/**
+ * The organization's conversation `id`, read in its part (conversationDb), as the API shows it; 404 (saying `detail`)
+ * when it has none of that id.
+ */
+export async function requireConversationIn(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  id: string,
+  detail?: string,
+): Promise<ConversationView> {
+  const view = await findConversation(db, await conversationDb(env, organizationId, id), organizationId, id);
+  if (!view) throw notFound(detail);
+  return view;
 }

@@ -5,9 +5,9 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
 import { cursorWindow, type PageWindow, paginate } from "../../db/paginate";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
-import type { Cursor } from "../../lib/pagination";
+import { decodeCursor } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { visibleKnowledgeBasesCondition, type KnowledgeBaseRow } from "./knowledge-bases";
@@ -39,16 +39,20 @@ export async function listTextNodes(db: Db, file: NodeFile, query: string | unde
 }
 
 /**
- * `pageSize + 1` of a file's nodes from the cursor on (the older form, for `cursorResponse` keyed by
- * `position`). The cursor walks `position`, unique within a file, so pages neither skip nor repeat a node.
+ * `pageSize + 1` of a file's nodes from the cursor `after` on (the older form, for `cursorResponse` keyed by
+ * `position`), with the cursor read (400 for one no page of nodes gave). The cursor walks `position`, unique within a
+ * file, so pages neither skip nor repeat a node.
  */
 export async function listLegacyTextNodes(
   db: Db,
   file: NodeFile,
   query: string | undefined,
-  cursor: Cursor | null,
+  after: string | undefined,
   pageSize: number,
 ) {
+  const cursor = decodeCursor(after);
+  if (cursor && !Number.isInteger(Number(cursor.k)))
+    throw badRequest("Invalid cursor.", { cursor: ["Invalid cursor."] });
   const w = cursorWindow([textNodes.position], "asc", cursor, [Number(cursor?.k)], pageSize);
   const rows = await db
     .select()
@@ -56,7 +60,7 @@ export async function listLegacyTextNodes(
     .where(and(fileNodes(file, query), w.after))
     .orderBy(...w.orderBy)
     .limit(w.limit);
-  return rows.map((row) => ({ position: row.position, record: legacyTextNodeRecord(row, file) }));
+  return { cursor, rows: rows.map((row) => ({ position: row.position, record: legacyTextNodeRecord(row, file) })) };
 }
 
 /** A node with its file and knowledge base, in one query: 404 when its knowledge base is not visible to the caller. */

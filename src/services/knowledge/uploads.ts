@@ -61,6 +61,16 @@ export async function readUpload(env: Bindings, file: File): Promise<Upload> {
   };
 }
 
+/** The files a JSON body's `files` name (fetchReference each), a refusal naming `files.<i>.file`. */
+export const fetchReferences = (
+  env: Bindings,
+  db: Db,
+  caller: UploadCaller,
+  origin: string,
+  refs: { file: string; filename: string; parser?: string | null }[],
+): Promise<Upload[]> =>
+  Promise.all(refs.map((ref, i) => fetchReference(env, db, caller, origin, ref, `files.${i}.file`)));
+
 /**
  * A JSON reference: the key of an object the caller may read in the service's storage (uploads of the organization,
  * or a file of a knowledge base they can see), or an absolute URL of one (CONTRACT section 10: our object route on

@@ -7,6 +7,8 @@ import { credentialsStay } from "../../lib/redirects";
 import { inList } from "../../lib/sql";
 import { uuidv7 } from "../../lib/ids";
 import { selectedRow } from "../../db/insert-select";
+import { conflict } from "../../lib/errors";
+import { checkHeaders } from "./connectors";
 
 export type Headers = Record<string, string>;
 
@@ -62,6 +64,29 @@ function whileAtServer(db: Db, row: typeof mcpCredentials.$inferSelect, t: Targe
     .select(fields)
     .from(connectors)
     .where(and(eq(connectors.id, targetId(t)), eq(connectors.serverUrl, t.serverUrl ?? "")));
+}
+
+/**
+ * The member's credential given for the target `read` finds (the connector or MCP tool of the path: 403 / 404 from it
+ * first), its headers checked (400), stored by storeMemberCredential. When nothing was stored the target is read again:
+ * 404 once it is gone, else 409, as it was pointed at another server meanwhile.
+ */
+export async function giveMemberCredential(
+  db: Db,
+  env: Bindings,
+  organizationId: string,
+  memberId: string,
+  read: () => Promise<TargetAsRead>,
+  headers: Headers,
+) {
+  const target = await read();
+  checkHeaders("headers", headers);
+  const row = await storeMemberCredential(db, env, organizationId, memberId, target, headers);
+  if (row) return row;
+  await read();
+  throw conflict(
+    "The connector or tool was pointed at another server while the credential was stored; nothing was stored.",
+  );
 }
 
 /**

@@ -21,6 +21,13 @@ export interface TableSource {
   fromKnowledgeBase: boolean;
 }
 
+/** The table a file makes: its name (by default from the file's), its description, whether it replaces one. */
+export interface TableOptions {
+  tableName?: string;
+  description?: string;
+  replace?: boolean;
+}
+
 /** A CSV or XLSX file of a knowledge base the caller can see (400 naming `sourceFile` otherwise). */
 export async function knowledgeBaseSource(
   env: Bindings,
@@ -53,7 +60,7 @@ export async function createManagedTable(
   db: Db,
   database: SqlDatabaseRow,
   source: TableSource,
-  options: { tableName?: string; description?: string; replace?: boolean },
+  options: TableOptions,
 ): Promise<SqlTableRow> {
   if (database.databaseType !== "managed")
     throw new ApiError(

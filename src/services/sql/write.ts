@@ -11,13 +11,13 @@ import {
   type SqlDatabaseType,
 } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
-import { isD1Error } from "../../lib/errors";
+import { ApiError, isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { type OrgAccess, requirePermission } from "../access";
 import { checkGroupAssignment } from "../groups";
 import { linkStatements, linksOf, requireKnownRows } from "../links";
 import { chunk, inList } from "../../lib/sql";
-import { linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
+import { getSqlDatabase, linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
 import { logError, logWarn } from "../../lib/log";
 
@@ -111,6 +111,20 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`The database did not answer within ${ms / 1000} s.`)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The check-connection endpoint: an external database of the caller's (`getSqlDatabase`) connected now and its tables
+ * rediscovered (refreshSqlDatabase), then read again; a managed one is always connected, one of the types this
+ * deployment does not support is 400. Returns the database as it is now.
+ */
+export async function checkSqlDatabase(env: Bindings, db: Db, access: OrgAccess, id: string) {
+  const row = await getSqlDatabase(db, access, id);
+  if (UNSUPPORTED_TYPES.includes(row.databaseType))
+    throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));
+  if (row.databaseType === "managed") return row;
+  await refreshSqlDatabase(env, db, row.id);
+  return getSqlDatabase(db, access, row.id);
 }
 
 /**

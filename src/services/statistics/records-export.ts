@@ -5,7 +5,7 @@ import type { Row } from "write-excel-file/node";
 import type { Bindings, Db } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { rowBytes, withinCellLimit } from "../../lib/xlsx";
-import { contextTexts, type EvaluationMetric } from "../records/chatbot-records";
+import { contextTexts, EVALUATION_METRICS, type EvaluationMetric } from "../records/chatbot-records";
 import { type ChatbotRecordView, type RecordFilters, chatbotRecordPages } from "./records";
 
 type Bucket = Pick<Bindings, "FILES">;
@@ -28,6 +28,9 @@ interface Column {
   title: string;
   format?: string;
 }
+
+/** The scores a file shows: every one for an assistant that evaluates its answers, else none. */
+const metricsOf = (evaluation: boolean): readonly EvaluationMetric[] => (evaluation ? EVALUATION_METRICS : []);
 
 const columnsOf = (metrics: readonly EvaluationMetric[]): Column[] => [
   { title: "Asked at", format: "yyyy-mm-dd hh:mm:ss" },
@@ -65,7 +68,8 @@ const tooLarge = () =>
   );
 
 /**
- * The records' spreadsheet rows (`xlsxDownload`'s `header` and `rows`), read a page at a time: each row is cut to
+ * The records' spreadsheet rows (`xlsxDownload`'s `header` and `rows`), with the scores when `evaluation` (the
+ * assistant's `enableEvaluation`), read a page at a time: each row is cut to
  * Excel's cell limit as it is read, and a 400 `export_too_large` is thrown once the rows pass XLSX_EXPORT_BYTES,
  * before the writer is given more than that.
  */
@@ -73,8 +77,9 @@ export async function recordsSheet(
   env: Bucket,
   parts: Db[],
   f: RecordFilters,
-  metrics: readonly EvaluationMetric[],
+  evaluation: boolean,
 ): Promise<{ header: string[]; rows: Row[] }> {
+  const metrics = metricsOf(evaluation);
   const columns = columnsOf(metrics);
   const rows: Row[] = [];
   let bytes = 0;
@@ -120,8 +125,9 @@ export async function recordsCsv(
   env: Bucket,
   parts: Db[],
   f: RecordFilters,
-  metrics: readonly EvaluationMetric[],
+  evaluation: boolean,
 ): Promise<ReadableStream<Uint8Array>> {
+  const metrics = metricsOf(evaluation);
   const encoder = new TextEncoder();
   const pages = chatbotRecordPages(env, parts, f);
   const lines = (page: ChatbotRecordView[]) =>

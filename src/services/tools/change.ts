@@ -1,9 +1,48 @@
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import { conflict, fieldError } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
 import type { OrgAccess } from "../access";
+import type { ToolWrite } from "../records/tools";
 import { getToolToManage } from "./access";
-import { toolGroupIds, updateTool } from "./store";
+import { insertTool, toolGroupIds, updateTool } from "./store";
 import { checkToolGroups, checkToolRules, type ToolInput, toolColumns } from "./write";
+
+/**
+ * Creates a tool (a global one for `isGlobal`, else the organization's, given to the groups of the body) and returns
+ * it; the fields its type does not use are empty, and it is checked as a change is (checkToolRules).
+ */
+export async function createTool(
+  db: Db,
+  env: Bindings,
+  access: OrgAccess,
+  userId: string,
+  body: z.output<typeof ToolWrite>,
+) {
+  const candidate = {
+    name: null,
+    description: "",
+    prompt: "",
+    apiUrl: null,
+    httpMethod: null,
+    rawHeaders: null,
+    rawParametersSchema: null,
+    mcpAllowedTools: null,
+    functionCode: null,
+    mcpUrl: null,
+    rawMcpHeader: null,
+    flexTemplateJson: null,
+    flexSchema: null,
+    quickReplyConfig: null,
+    ...toolColumns(body),
+    displayName: body.displayName,
+    toolType: body.toolType,
+  };
+  await checkToolRules(env, candidate);
+  const groupIds = body.isGlobal ? undefined : await checkToolGroups(db, access, body, true);
+  const organizationId = body.isGlobal ? null : access.organizationId;
+  return insertTool(db, { ...candidate, id: uuidv7(), organizationId, createdById: userId }, groupIds);
+}
 
 /** Reads and checks of a change that keeps finding the tool changed under it, before it answers 409. */
 const TRIES = 3;

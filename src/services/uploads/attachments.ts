@@ -14,6 +14,7 @@ import {
 import { countIfUnseen } from "./allowance";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { MESSAGE_URL_TTL_SECONDS, unattachedTtlMs } from "./settings";
+import { extractLater } from "./reading";
 import { findUpload, organizationOfKey, type UploadRow } from "./store";
 import { keyOfFile, signedDownloadUrl } from "./urls";
 
@@ -250,6 +251,24 @@ export async function resolveMessageAttachments(
       .where(and(inArray(attachments.id, joining), isNull(attachments.conversationId)));
   }
   return { stored, pending: rows.filter((r) => r.extractionStatus === "pending") };
+}
+
+/**
+ * A posted message's `attachments` as the conversation stores them (resolveMessageAttachments: our uploads become
+ * attachment records of the conversation, another organization's is 400), their documents read in the background
+ * (in `scope.waitUntil`).
+ */
+export async function messageAttachments<T extends MessageAttachmentInput>(
+  env: Bindings,
+  data: Db,
+  scope: AttachmentScope & { waitUntil: (p: Promise<unknown>) => void },
+  conversationId: string,
+  attachments: T[] | undefined,
+): Promise<T[] | undefined> {
+  if (!attachments?.length) return attachments;
+  const { stored, pending } = await resolveMessageAttachments(env, data, scope, conversationId, attachments);
+  extractLater(env, data, scope.waitUntil, pending);
+  return stored as T[];
 }
 
 export const attachmentTypeError = () => badRequest(`type must be one of ${ATTACHMENT_TYPES.join(", ")}.`);

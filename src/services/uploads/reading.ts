@@ -18,6 +18,21 @@ const MAX_CONTEXT_CHARS = 60_000;
 const MAX_INLINE_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Reads the text of the documents among `rows` still `pending` after the answer (in `waitUntil`): a reply that needs
+ * one then waits for it or reads it itself (extractAttachment writes it once). An error is logged.
+ */
+export function extractLater(
+  env: Bindings,
+  data: Db,
+  waitUntil: (p: Promise<unknown>) => void,
+  rows: AttachmentRow[],
+): void {
+  for (const row of rows)
+    if (row.extractionStatus === "pending")
+      waitUntil(extractAttachment(env, data, row).catch((err) => console.error(String(err))));
+}
+
+/**
  * Extracts a document attachment's text with the knowledge parsers, once: only a row still
  * `pending` is written, so concurrent runs agree. Returns the row as it now is.
  */

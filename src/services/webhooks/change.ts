@@ -5,9 +5,56 @@ import { cannotOpen } from "../../lib/crypto";
 import { conflict } from "../../lib/errors";
 import { headersToStore } from "../../lib/masked-headers";
 import { credentialsStay } from "../../lib/redirects";
-import type { WebhookInput } from "../records/webhooks";
-import { checkWebhookRules, getWebhook, sealSecretToken, type WebhookRow, type WebhookView } from "./config";
+import type { z } from "@hono/zod-openapi";
+import type { WebhookInput, WebhookWrite } from "../records/webhooks";
+import {
+  checkWebhookRules,
+  getWebhook,
+  insertWebhook,
+  requireInbox,
+  sealSecretToken,
+  type WebhookRow,
+  type WebhookView,
+} from "./config";
 import { openedHeaders, sealedHeaders } from "./headers";
+
+/**
+ * Adds a webhook to an inbox of the organization (404 for another's) and returns it: checked as a change is
+ * (checkWebhookRules); left out, the `service_standard` preset, enabled, no retries, no lifecycle events, POST.
+ */
+export async function createWebhook(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY" | "WEBHOOK_ALLOWED_HOSTS" | "OUTBOUND_ALLOWED_HOSTS">,
+  organizationId: string,
+  inboxId: string,
+  { secretToken, ...body }: z.output<typeof WebhookWrite>,
+): Promise<WebhookView> {
+  const inbox = await requireInbox(db, organizationId, inboxId);
+  const templatePreset = body.templatePreset ?? "service_standard";
+  const conversationEvents = body.conversationEvents ?? false;
+  checkWebhookRules(env, {
+    url: body.url,
+    templatePreset,
+    customTemplate: body.customTemplate,
+    storedTemplate: null,
+    direction: body.direction,
+    conversationEvents,
+  });
+  const values = {
+    name: body.name,
+    direction: body.direction,
+    isEnabled: body.isEnabled ?? true,
+    retryFailedDeliveries: body.retryFailedDeliveries ?? false,
+    conversationEvents,
+    url: body.url,
+    method: body.method ?? "POST",
+    headers: body.headers ?? {},
+    templatePreset,
+    customTemplate: body.customTemplate ?? null,
+  };
+  const id = await insertWebhook(db, env, organizationId, inbox.id, values, secretToken);
+  return getWebhook(db, organizationId, inbox.id, id);
+}
 
 /** Reads and checks of a change that keeps finding the webhook changed under it, before it answers 409. */
 const TRIES = 3;

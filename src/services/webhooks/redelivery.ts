@@ -4,6 +4,7 @@ import { conflict, isUniqueViolation } from "../../lib/errors";
 import { deliveryEventId } from "../records/webhook-deliveries";
 import { type DeliveryRow, type DeliveryView, getDelivery, type WebhookRow } from "./config";
 import { enqueueDeliveries, uuidv7At } from "./emit";
+import { conversationDb } from "../shards/parts";
 
 export interface RedeliveryScope {
   organizationId: string;
@@ -106,6 +107,48 @@ export async function addEventAttempt(
   if (!id)
     throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
   return getDelivery(env, db, [data], organizationId, id, { webhookId: webhook.id });
+}
+
+/**
+ * The single-record redeliver of a record read with its webhook (getWebhookDelivery): the event's next attempt,
+ * queued at once; 409 while the webhook is disabled. The event's attempts are in its conversation's part (those of a
+ * delivery from before conversations were named: `data`, the organization's own).
+ */
+export async function redeliverRecord(
+  env: Bindings,
+  db: Db,
+  data: Db,
+  organizationId: string,
+  { webhook, record }: { webhook: WebhookRow; record: DeliveryView },
+  requestId: string,
+): Promise<DeliveryView> {
+  if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
+  const { conversationId } = record.delivery;
+  const part = conversationId ? await conversationDb(env, organizationId, conversationId) : data;
+  const attempt = await addEventAttempt(env, db, part, organizationId, webhook, record);
+  await queueAttempts(env, organizationId, [attempt.delivery.id], { requestId, message: "redelivery not queued" });
+  return attempt;
+}
+
+/**
+ * Every event of the webhook none of whose attempts succeeded (first attempted at or after `since`, when given) given
+ * its next attempt, all queued at once; 409 while the webhook is disabled. An event's attempts are in its
+ * conversation's part: each of `parts` gives its own events theirs. Returns how many events were given one.
+ */
+export async function redeliverFailed(
+  env: Bindings,
+  parts: Db[],
+  organizationId: string,
+  webhook: WebhookRow,
+  since: number | undefined,
+  requestId: string,
+): Promise<number> {
+  if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send its failed events again.");
+  const scope = { organizationId, webhookId: webhook.id, url: webhook.url, onlyFailed: true, since };
+  const ids: string[] = [];
+  for (const part of parts) ids.push(...(await addAttempts(part, scope)));
+  await queueAttempts(env, organizationId, ids, { requestId, message: "redeliveries not queued", count: ids.length });
+  return ids.length;
 }
 
 /**

@@ -1,5 +1,6 @@
 // A visitor's like or dislike of an answer; a second dislike since the assistant last handed off
 // makes it hand the conversation to a person (CONTRACT section 18; docs/decisions.md, "Handoff to a person").
+// And a visitor's satisfaction rating of their resolved conversation (conversation/csat.ts).
 import { and, desc, eq } from "drizzle-orm";
 import { conversations } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
@@ -8,7 +9,9 @@ import { conversationObject, type ConversationRow, type MessageRow } from "../co
 import { DISLIKES_TO_HAND_OFF } from "../conversation/handoff";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import type { PublicWebChat } from "./web-chats";
-import type { Visitor } from "./visitors";
+import { rateConversation } from "../conversation/csat";
+import { conversationDb } from "../shards/parts";
+import { type Visitor, visitorConversation } from "./visitors";
 
 /** What of a conversation a rating's statistics need (statistics/message-figures.ts, feedbackFigureWrites). */
 export type RatedConversation = Pick<
@@ -84,4 +87,20 @@ export async function rateAnswer(
     return message;
   }
   throw notFound("Message not found.");
+}
+
+/**
+ * The visitor's rating of their conversation (404 when not theirs), stored on its part (rateConversation), the comment
+ * trimmed (empty: none). Returns the conversation as rated.
+ */
+export async function rateAsVisitor(
+  env: Bindings,
+  waitUntil: (p: Promise<unknown>) => void,
+  { chat, visitor }: { chat: PublicWebChat; visitor: Visitor },
+  conversationId: string,
+  { rating, comment }: { rating: number; comment?: string | null },
+): Promise<ConversationRow> {
+  const conversation = await visitorConversation(env, chat, visitor, conversationId);
+  const data = await conversationDb(env, conversation.organizationId, conversation.id);
+  return rateConversation(env, data, waitUntil, conversation, rating, comment?.trim() || null);
 }

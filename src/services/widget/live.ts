@@ -6,7 +6,10 @@ import type { MessageRecord } from "../records/messages";
 import type { WidgetReplying, WidgetStatus, WidgetTyping } from "../records/widget-events";
 import type { ConversationRow, ConversationStateEvent, MessageRow } from "../conversations";
 import { storedMessages } from "../messages";
-import { eventText } from "../sse";
+import { endedWhen, eventText } from "../sse";
+import { conversationObject } from "../conversations";
+import { recheckMs } from "../stream-access";
+import { visitorsOwnConversation, visitorStreamLost } from "./visitors";
 import { publicMessage } from "../records/widget";
 
 const encoder = new TextEncoder();
@@ -58,6 +61,24 @@ async function stateOf(env: Bindings, db: Db, conversation: ConversationRow): Pr
     .from(users)
     .where(eq(users.id, assigneeId));
   return { status, progressStatus, agent: agent ?? null };
+}
+
+/**
+ * A visitor's live stream of their conversation (liveMessages), opened with what `opened` names (the web chat, the
+ * conversation, the request's `Authorization`: 404 / 401 / 403 as visitorsOwnConversation says) and ended once those
+ * no longer hold (visitorStreamLost, asked again every recheckMs). Subscribed first, then the messages missed since
+ * `lastEventId` read: a message stored in between is in both, and sent once.
+ */
+export async function visitorLiveStream(
+  opened: Readonly<Parameters<typeof visitorsOwnConversation>>,
+  lastEventId: string | undefined,
+): Promise<ReadableStream<Uint8Array>> {
+  const [env, db] = opened;
+  const { chat, conversation } = await visitorsOwnConversation(...opened);
+  const stream = await conversationObject(env, conversation.id).subscribe();
+  const opening = () => liveOpening(env, db, conversation, lastEventId);
+  const live = liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(env));
+  return endedWhen(live, () => visitorStreamLost(...opened), recheckMs(env));
 }
 
 /** What a live stream opens with (see liveMessages): the conversation's state, then the messages missed. */

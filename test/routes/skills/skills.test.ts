@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { skills, skillTools } from "../../../src/db/schema";
+import { SKILL_LIMITS } from "../../../src/services/skills/package";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { fileExpenseTool, skillMd, uploadForm, uploadSkill, zip } from "./support";
@@ -163,6 +164,13 @@ describe("POST /skills/upload/", () => {
     const noFile = new FormData();
     noFile.append("attachedToolIds", "");
     await expectError(await owner.fetch("POST", "/skills/upload/", noFile), 400, "invalid");
+    noFile.append("file", "text, not a file");
+    const notAFile = await expectError(await owner.fetch("POST", "/skills/upload/", noFile), 400, "invalid");
+    expect(notAFile.errors).toEqual({ file: ["Required: the skill package (a .zip file part)."] });
+    // A byte past the limit still passes the multipart limit (it leaves room for the form around the file): 413 here.
+    const over = uploadForm(new Uint8Array(SKILL_LIMITS.zipBytes + 1));
+    const tooLarge = await expectError(await owner.fetch("POST", "/skills/upload/", over), 413, "payload_too_large");
+    expect(tooLarge.detail).toBe(`The package is larger than ${SKILL_LIMITS.zipBytes} bytes.`);
     await expectError(await owner.fetch("POST", "/skills/upload/", { file: "x" }), 415, "unsupported_media_type");
     expect(await countSkills(owner.organizationId)).toBe(0);
     const listed = await env.FILES.list({ prefix: `skills/${owner.organizationId}/` });

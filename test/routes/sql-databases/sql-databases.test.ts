@@ -4,6 +4,7 @@ import writeXlsxFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
 import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
 import { managedDatabase } from "../../../src/services/sql/write";
+import { TABULAR_LIMITS } from "../../../src/services/sql/tabular";
 import { connectPostgres } from "../../../src/services/sql/postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import {
@@ -660,6 +661,20 @@ describe("managed tables from CSV and XLSX", () => {
     await expectError(await post({ sourceFile: { id: NO_SUCH_ID } }), 400, "invalid");
     await expectError(await post({ sourceFile: {} }), 400, "invalid");
     await expectError(await post(new FormData()), 400, "invalid");
+    const textPart = new FormData();
+    textPart.append("file", "text, not a file");
+    const notAFile = await expectError(await post(textPart), 400, "invalid");
+    expect(notAFile.errors).toEqual({ file: ["Required: a .csv or .xlsx file part."] });
+    // A byte past the limit still passes the multipart limit (it leaves room for the form around the file): 413 here.
+    const over = await expectError(
+      await post(csvForm(new Uint8Array(TABULAR_LIMITS.bytes + 1))),
+      413,
+      "payload_too_large",
+    );
+    expect(over.detail).toBe(`The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);
+    const description = "d".repeat(10_001);
+    const long = await expectError(await post(csvForm(SALES_CSV, { description })), 400, "invalid");
+    expect(long.errors).toEqual({ description: ["At most 10,000 characters."] });
     const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
     expect(detail.tables).toEqual([]);
     // A file named like SQLite's own tables makes a table of another name.

@@ -8,7 +8,7 @@ import { acceptOnly } from "../../../middleware/content-type";
 import { authorize } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { addFiles } from "../../../services/knowledge/files";
-import { fetchReference, readUpload, type Upload } from "../../../services/knowledge/uploads";
+import { fetchReferences, readUpload, type Upload } from "../../../services/knowledge/uploads";
 import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
 import { FileReferences, FileUploadForm, KnowledgeBaseParams } from "./schema";
@@ -62,12 +62,10 @@ export const registerCreateFiles = (r: Router) =>
     const userId = c.var.principal.userId;
     const kb = await getKnowledgeBaseForRead(c.var.db, access, userId, c.req.valid("param").knowledgeBaseId);
     const origin = new URL(c.req.url).origin;
+    const caller = { access, userId, data: c.var.data };
+    const refs = () => (c.req.valid("json") as z.infer<typeof FileReferences>).files;
     const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
       ? await multipartUploads(c)
-      : await Promise.all(
-          (c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) =>
-            fetchReference(c.env, c.var.db, { access, userId, data: c.var.data }, origin, ref, `files.${i}.file`),
-          ),
-        );
+      : await fetchReferences(c.env, c.var.db, caller, origin, refs());
     return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, origin), 201);
   });

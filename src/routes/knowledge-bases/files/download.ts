@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, storedFile } from "../../../lib/openapi";
-import { notFound } from "../../../lib/errors";
+import { objectDownload } from "../../../services/uploads/served";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getFile } from "../../../services/knowledge/files";
@@ -26,13 +26,5 @@ export const registerDownloadFile = (r: Router) =>
     const { knowledgeBaseId, fileId } = c.req.valid("param");
     const kb = await getKnowledgeBaseForRead(db, await currentAccess(c), c.var.principal.userId, knowledgeBaseId);
     const row = await getFile(db, kb.id, fileId);
-    const object = await c.env.FILES.get(row.objectKey);
-    if (!object) throw notFound("The file's bytes are no longer stored.");
-    return new Response(object.body, {
-      headers: {
-        "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-        "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(row.filename)}`,
-        "Content-Length": String(object.size),
-      },
-    }) as never;
+    return objectDownload(c.env, row.objectKey, row.filename, "The file's bytes are no longer stored.") as never;
   });

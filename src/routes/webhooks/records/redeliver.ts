@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { conflict } from "../../../lib/errors";
 import { dataParts } from "../../../services/shards/parts";
-import { authorize, conversationData } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
-import { addEventAttempt, queueAttempts } from "../../../services/webhooks/redelivery";
+import { redeliverRecord } from "../../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
 import { RecordParams } from "./schema";
@@ -30,24 +29,9 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { webhook, record } = await getWebhookDelivery(
-      c.env,
-      c.var.db,
-      await dataParts(c.env, access.organizationId),
-      access.organizationId,
-      inboxId,
-      webhookId,
-      recordId,
-    );
-    if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    // The event's attempts are in its conversation's part (a delivery from before conversations were named: the
-    // organization's own).
-    const { conversationId } = record.delivery;
-    const data = conversationId ? await conversationData(c, conversationId) : c.var.data;
-    const attempt = await addEventAttempt(c.env, c.var.db, data, access.organizationId, webhook, record);
-    await queueAttempts(c.env, access.organizationId, [attempt.delivery.id], {
-      requestId: c.var.requestId,
-      message: "redelivery not queued",
-    });
+    const { db, data, requestId } = c.var;
+    const parts = await dataParts(c.env, access.organizationId);
+    const found = await getWebhookDelivery(c.env, db, parts, access.organizationId, inboxId, webhookId, recordId);
+    const attempt = await redeliverRecord(c.env, db, data, access.organizationId, found, requestId);
     return c.json(deliveryRecord(attempt), 202);
   });
