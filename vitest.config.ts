@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildAssets } from "./scripts/build-assets.mjs";
 
 /** Need a database without users: the first administrator's bootstrap. */
@@ -98,6 +99,20 @@ const NODE_TESTS = ["test/browser/**", "test/node/**"];
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
 export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000";
 
+/**
+ * wrangler.toml's queue consumers, each batch delivered as soon as a message waits (`max_batch_timeout` 0). Miniflare
+ * honours a batch's timeout for real and sends a queue's next batch only after the one before, so each step of a file's
+ * ingestion (and of a scoring, a dead letter) waited up to a second: 126 s of the knowledge files' time, 52 s without
+ * (docs/decisions.md, "The test run in two stages"). Batch sizes and retries stay wrangler.toml's.
+ */
+function queuesAtOnce() {
+  const consumers =
+    unstable_getMiniflareWorkerOptions(path.join(import.meta.dirname, "wrangler.toml")).workerOptions.queueConsumers ??
+    {};
+  const entries = Array.isArray(consumers) ? consumers.map((queue) => [queue, {}] as const) : Object.entries(consumers);
+  return Object.fromEntries(entries.map(([queue, options]) => [queue, { ...options, maxBatchTimeout: 0 }]));
+}
+
 /** `host:port` of a postgresql:// URL ("" for none). */
 const postgresHost = (url: string) => (url ? new URL(url.replace(/^postgresql:/, "http:")).host : "");
 
@@ -138,6 +153,7 @@ export default defineConfig(async () => {
           // E-mail replies go through test/support/email-outbox.mjs, which keeps them for the tests
           // (TEST_EMAIL_OUTBOX.sent(to)) and hands them to Miniflare's own send_email binding.
           email: { send_email: [] },
+          queueConsumers: queuesAtOnce(),
           serviceBindings: {
             EMAIL: { name: "email-outbox", entrypoint: "Outbox" },
             TEST_EMAIL_OUTBOX: { name: "email-outbox", entrypoint: "Outbox" },

@@ -971,10 +971,14 @@ export class Conversation extends DurableObject<Bindings> {
       event: (event, data) => {
         shown = shown.then(() => this.#broadcast(event, data));
       },
+      // Told after the message it answers too: a model that fails at once (a 500) fails before that message is stored,
+      // and subscribers were told "not replying", then the message, and never that a reply had begun.
       failed: () => {
-        this.#live.delete(replyId);
-        this.#broadcast("reply_failed", { conversationId, messageId: replyId });
-        this.#tellReplying();
+        shown = shown.then(() => {
+          this.#live.delete(replyId);
+          this.#broadcast("reply_failed", { conversationId, messageId: replyId });
+          this.#tellReplying();
+        });
       },
       shown: () => shown,
       // After its stored message was told (or its write failed).

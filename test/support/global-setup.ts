@@ -21,7 +21,11 @@ declare module "vitest" {
 
 /** Runs in Node before the workers start: one upstream for the whole run, given to them as a binding. */
 export default async function setup(project: TestProject) {
-  const upstream = await startUpstream({ tokenDelayMs: 50 });
+  // Words 5 ms apart: a 20-word reply in 0.1 s, not the 1 s of 50 ms that each of the ~115 replies a project asks at
+  // the default pace waited for real (docs/decisions.md, "The test run in two stages"). A test whose meaning is in the
+  // pace (a reply still being written, a client leaving mid-answer) names its own: `-pace-<ms>`, `delay-<ms>`,
+  // `story-<ms>`.
+  const upstream = await startUpstream({ tokenDelayMs: 5 });
   const receiver = await startReceiver();
   const mcp = await startMcpServer();
   const platforms = await startPlatforms();

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { models } from "../../../src/db/schema";
-import { db } from "../../harness";
+import { db, unique } from "../../harness";
 import { answerAt, completionChunk as chunk, forgetAnswers, sse } from "../../support/answer-at";
 import {
   PATH,
@@ -18,9 +18,9 @@ import {
 describe("POST /chat/completions (streaming)", () => {
   it("passes an upstream answer through token by token, as it is produced", async () => {
     const owner = await gatewayOwner();
-    const model = await upstreamModel(owner);
+    // 20 tokens, 50 ms apart (`-pace-50`, not the suite's 5 ms): about a second for the whole answer.
+    const model = await upstreamModel(owner, { modelName: `${unique("echo")}-pace-50` });
     const start = Date.now();
-    // 20 tokens, 50 ms apart: the upstream needs about a second for the whole answer.
     const res = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true, max_tokens: 20 });
     expect(res.status).toBe(200);
     const events = await readEvents(res, start);
@@ -95,7 +95,8 @@ describe("POST /chat/completions (streaming)", () => {
 
   it("a client that goes away mid-answer stops the upstream request", async () => {
     const owner = await gatewayOwner();
-    const model = await upstreamModel(owner);
+    // 50 ms a word: the answer is still being written when the client leaves after its second word.
+    const model = await upstreamModel(owner, { modelName: `${unique("echo")}-pace-50` });
     const res = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true, max_tokens: 20 });
     const reader = res.body!.getReader();
     let text = "";

@@ -112,17 +112,23 @@ describe("the visitor's live stream", () => {
       await sent.text();
       await reloaded.close();
 
-      // A reply that fails: under way, then no longer, and no message of the assistant's.
-      const failing = await upstreamModel(owner, { modelName: "fail-midstream" });
-      const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: failing.id });
-      expect(patched.status, await patched.clone().text()).toBe(200);
-      const failed = await send("And my invoice?", id);
-      expect(await eventsUntil(live, (e) => e.event === "replying" && !e.data.replying)).toEqual([
-        "message visitor",
-        "replying true",
-        "replying false",
-      ]);
-      await failed.text();
+      // A reply that fails: under way, then no longer, and no message of the assistant's. Also when the model fails at
+      // once (a 500 before any word), sooner than the visitor's message is stored: still told in that order.
+      for (const [fault, content] of [
+        ["fail-midstream", "And my invoice?"],
+        ["fail-500", "And my refund?"],
+      ]) {
+        const failing = await upstreamModel(owner, { modelName: fault });
+        const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: failing.id });
+        expect(patched.status, await patched.clone().text()).toBe(200);
+        const failed = await send(content, id);
+        expect(await eventsUntil(live, (e) => e.event === "replying" && !e.data.replying), fault).toEqual([
+          "message visitor",
+          "replying true",
+          "replying false",
+        ]);
+        await failed.text();
+      }
       await live.close();
     },
   );

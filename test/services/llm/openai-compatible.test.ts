@@ -32,7 +32,8 @@ describe("openai_compatible chat model", () => {
   });
 
   it("yields each delta as the upstream sends it, then the usage", async () => {
-    const name = `stream-${crypto.randomUUID()}`;
+    // 50 ms a word (not the suite's 5 ms): the words arrive over half a second, each read as it comes.
+    const name = `stream-${crypto.randomUUID()}-pace-50`;
     const start = Date.now();
     const seen: { event: ChatEvent; at: number }[] = [];
     for await (const event of model(name).stream(ask({ maxTokens: 10 }))) seen.push({ event, at: Date.now() - start });
@@ -128,7 +129,8 @@ describe("openai_compatible chat model", () => {
   it("stops quietly when the caller aborts", async () => {
     const abort = new AbortController();
     const texts: string[] = [];
-    for await (const e of model(`abort-${crypto.randomUUID()}`).stream(ask({ signal: abort.signal }))) {
+    // 50 ms a word: the answer is still being written when the caller aborts.
+    for await (const e of model(`abort-${crypto.randomUUID()}-pace-50`).stream(ask({ signal: abort.signal }))) {
       if (e.type === "delta") texts.push(e.text);
       if (texts.length === 2) abort.abort();
     }
