@@ -155,8 +155,8 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
 
   it("records timeouts and failures, and refuses private addresses at call time", async () => {
     const owner = await seedOwner();
-    // Words 5 ms apart (test/support/openai-upstream.mjs `-pace-`): the answer repeats six tools' outcomes, ~4 s at
-    // the default 50 ms, which on a loaded machine ran past the model's 5 s time-out (MODEL_TIMEOUT_MS).
+    // Words 5 ms apart, pinned (test/support/openai-upstream.mjs `-pace-`): the answer repeats six tools' outcomes,
+    // ~4 s at 50 ms a word, which on a loaded machine ran past the model's 5 s time-out (MODEL_TIMEOUT_MS).
     const model = await upstreamModel(owner, { modelName: "parallel-tools-pace-5" });
     const loop = await fnTool(owner, "spin", "function main() { for (;;) {} }");
     const thrower = await fnTool(owner, "thrower", "function main() { throw new Error('city unknown'); }");
@@ -398,7 +398,7 @@ describe("agent replies with the built-in local model (offline)", () => {
 
   it("stops at the call limit", async () => {
     const owner = await seedOwner();
-    // Twelve calls' arguments and the answer of their results, 5 ms apart rather than 50 (`-pace-`).
+    // Twelve calls' arguments and the answer of their results, 5 ms apart, pinned (`-pace-`).
     const model = await upstreamModel(owner, { modelName: "parallel-tools-pace-5" });
     const made = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>

@@ -19,9 +19,9 @@ const FUNCTION_TIMEOUT_MS = Number(env.FUNCTION_TOOL_TIMEOUT_MS);
 /** Scheduling on a loaded machine (two cores shared by several test runs); a hang would be unbounded. */
 const SLACK_MS = 2_500;
 /**
- * The upstream's words 5 ms apart (`-pace-5`, test/support/openai-upstream.mjs), not 50: an answer here repeats every
- * tool's error ("Result: Error (timeout): The API at ..."), 60 to 90 words, several seconds a turn at 50 ms, and what
- * these tests check is in the words, not in their pace.
+ * The upstream's words 5 ms apart, pinned (`-pace-5`, test/support/openai-upstream.mjs): an answer here repeats every
+ * tool's error ("Result: Error (timeout): The API at ..."), 60 to 90 words, several seconds a turn at 50 ms a word,
+ * and what these tests check is in the words, not in their pace.
  */
 const PARALLEL_TOOLS = "parallel-tools-pace-5";
 const pacedModel = (owner: Actor) => upstreamModel(owner, { modelName: `${unique("echo")}-pace-5` });
