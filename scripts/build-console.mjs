@@ -90,12 +90,12 @@ const shellOnce = {
  * out). */
 function pagePaths() {
   const registry = readFileSync(path.join(src, "pages", "index.ts"), "utf8");
-  return [...registry.matchAll(/path: "\/([\w-]+)[^"]*",\s*load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map(
-    (m) => ({
-      segment: m[1],
-      folder: m[2],
-    }),
-  );
+  // Each entry's `path` and, later in the same entry (no brace between), its `load`.
+  const found = [...registry.matchAll(/path: "\/([\w-]+)[^"]*",[^{}]*?load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)];
+  const declared = registry.match(/\bpath: "/g)?.length ?? 0;
+  if (found.length !== declared)
+    throw new Error(`pages/index.ts: ${declared} pages declare a path, ${found.length} were read with their load`);
+  return found.map((m) => ({ segment: m[1], folder: m[2] }));
 }
 
 const html = ({ js, css, preload }) => `<!doctype html>
