@@ -33,3 +33,6 @@ export function canonicalAddress(value: string): string | undefined {
  * encode an address, only the name beside it.
  */
 export const canSendTo = (address: string) => /^[\x21-\x7e]+@/.test(address);
+
+/** A mail server's own address (a bounce's or a report's sender): a machine, never a person to answer (a loop). */
+export const isMachineAddress = (address: string) => /^(mailer-daemon|postmaster)@/i.test(address);

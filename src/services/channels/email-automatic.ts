@@ -1,5 +1,6 @@
 // Mail no person wrote, which an inbox never answers (docs/decisions.md, "What a visitor sends is kept", E-mail).
 import type { Email } from "postal-mime";
+import { isMachineAddress } from "./email-address";
 
 /**
  * What auto-responders that set no header at all put first in the subject: Outlook's "Automatic reply:" in the
@@ -49,5 +50,5 @@ export function automatic(mail: Email): boolean {
   if (header("x-autoreply") || header("x-autorespond")) return true;
   if (AUTO_REPLY_SUBJECT.test((mail.subject ?? "").normalize("NFC").trim())) return true;
   const from = mail.from && "address" in mail.from ? (mail.from.address ?? "") : "";
-  return /^(mailer-daemon|postmaster)@/i.test(from) || !!header("list-id");
+  return isMachineAddress(from) || !!header("list-id");
 }

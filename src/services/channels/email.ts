@@ -22,7 +22,7 @@ import {
   replySubject,
   toEmailHtml,
 } from "./email-mime";
-import { canSendTo, canonicalAddress, isAddress } from "./email-address";
+import { canSendTo, canonicalAddress, isAddress, isMachineAddress } from "./email-address";
 import { automatic } from "./email-automatic";
 import { toPlainText, withCitations } from "./markdown";
 import {
@@ -84,8 +84,7 @@ async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string
  */
 function personOf(mail: Email, envelope = ""): { address: string; name?: string } | undefined {
   const returnPath = envelope.trim().replace(/^<(.*)>$/, "$1");
-  const fallback =
-    returnPath && !/^(mailer-daemon|postmaster)@/i.test(returnPath) ? { address: returnPath } : undefined;
+  const fallback = returnPath && !isMachineAddress(returnPath) ? { address: returnPath } : undefined;
   const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender, fallback]
     .filter((a): a is Mailbox | { address: string } => !!a && "address" in a && !!a.address)
     .map((m) => ({ address: canonicalAddress(m.address), name: "name" in m ? m.name : undefined }))
