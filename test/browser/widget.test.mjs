@@ -1434,6 +1434,40 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 150_000);
 
+  it("a message a closed tab left for a conversation the visitor has since left, whose sending from the tab left " +
+    "open fails for a while (the network, then the server busy), is sent by that tab by itself, once", async () => {
+    const { context, errors, first, second, conversation, messagesOf } = await queuedBehindNewConversation();
+    const left = "Left in the first conversation";
+    const sends = [];
+    const histories = [];
+    await second.route("**/public/messages/", (route) => {
+      if (route.request().postDataJSON().content !== left) return route.continue();
+      sends.push(route.request().headers()["idempotency-key"]);
+      if (sends.length === 1) return route.abort("internetdisconnected");
+      if (sends.length === 2)
+        return route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again in a moment." } });
+      return route.continue();
+    });
+    // The first read of the conversation it goes to fails too (the network).
+    await second.route(`**/public/conversations/${conversation}/messages/**`, (route) =>
+      histories.push(route.request().url()) === 1 ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await first.close();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 60_000 })
+      .toEqual(["Tell me a long story", "(reply)", left, "(reply)"]);
+    expect(histories.length).toBeGreaterThan(1);
+    expect(sends.length).toBeGreaterThan(2);
+    expect(new Set(sends).size).toBe(1);
+    await expect
+      .poll(() => second.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:"))))
+      .toEqual([]);
+    expect(await second.locator(".row.visitor").count()).toBe(0);
+    // What the browser logged of the requests cut and refused on the way.
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 503/.test(e))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it(
     "a message a closed tab left for a conversation the visitor has since left, which the server took as the tab " +
       "closed, is not sent there again",

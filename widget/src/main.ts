@@ -96,6 +96,9 @@ export class Widget {
   sendingAfter = 0;
   /** Messages other tabs left for another of the visitor's conversations are being sent (sendElsewhere). */
   sendingElsewhere = false;
+  /** Other tabs' messages are to be taken again after a failure (`orphansLater` in stream.ts); failures in a row. */
+  orphansDue = false;
+  orphanFailures = 0;
   /** Rows whose send reached the server, with its `sendingAfter`: the live stream may show them stored (claimed). */
   attempted = new WeakMap<HTMLElement, number>();
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */

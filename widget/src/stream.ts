@@ -105,8 +105,35 @@ export async function adoptOrphans(w: Widget) {
   void sendElsewhere(w);
   if (!w.api.token || w.busy || w.sending || w.queued.length || !w.storage.orphaned(w.conversationId)) return;
   const conversationId = w.conversationId;
-  const history = conversationId ? (await w.api.history(conversationId)).results : [];
+  let history: Message[] = [];
+  try {
+    if (conversationId) history = (await w.api.history(conversationId)).results;
+  } catch (err) {
+    if (expected(err) && retryMayMend(err)) orphansLater(w);
+    throw err;
+  }
   if (w.conversationId === conversationId) restoreOutbox(w, history);
+}
+
+/**
+ * Other tabs' messages were not taken for a reason a retry may mend (the network, the server busy, a session being
+ * renewed): taken again by this page by itself, 1 s later, doubling with each failure in a row up to 30 s, or as soon
+ * as the browser is back online. Before, they waited for the next `storage` event or idle moment, which a tab left
+ * open with nothing to do never had (docs/decisions.md, "The outbox").
+ */
+function orphansLater(w: Widget) {
+  if (w.orphansDue) return;
+  w.orphansDue = true;
+  const again = () => {
+    clearTimeout(timer);
+    removeEventListener("online", again);
+    w.orphansDue = false;
+    adoptOrphans(w).catch((err) => {
+      if (!expected(err)) throw err; // tried again later (see above)
+    });
+  };
+  const timer = setTimeout(again, Math.min(30_000, 1000 * 2 ** w.orphanFailures++));
+  addEventListener("online", again, { once: true });
 }
 
 /**
@@ -117,11 +144,12 @@ export async function adoptOrphans(w: Widget) {
  * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. One refused for good
  * (the conversation not the visitor's since the site signed them in as another contact, its file gone), or refused
  * before its tab closed, is shown here as not sent (`unsentHere`); any other failure keeps it and the ones after it
- * for the next try (docs/decisions.md, "The outbox").
+ * for the next try, which comes by itself (`orphansLater`; docs/decisions.md, "The outbox").
  */
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
   w.sendingElsewhere = true;
+  let mendable = false;
   try {
     for (const { key, outbox, to } of w.storage.orphansElsewhere(w.conversationId)) {
       let stored: Set<string | null | undefined>;
@@ -129,7 +157,7 @@ export async function sendElsewhere(w: Widget) {
         stored = new Set((await w.api.history(to)).results.map((m) => m.idempotencyKey));
       } catch (err) {
         if (!expected(err)) throw err;
-        if (retryMayMend(err)) return;
+        if ((mendable = retryMayMend(err))) return;
         // Not the visitor's (any more): nothing can be sent there.
         for (const m of outbox.messages) unsentHere(w, m);
         w.storage.leaveOrphan(key, { ...outbox, messages: [] });
@@ -147,7 +175,7 @@ export async function sendElsewhere(w: Widget) {
           } catch (err) {
             if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
             if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-            if (retryMayMend(err)) return;
+            if ((mendable = retryMayMend(err))) return;
             unsentHere(w, messages[0]);
           }
         }
@@ -157,6 +185,8 @@ export async function sendElsewhere(w: Widget) {
     }
   } finally {
     w.sendingElsewhere = false;
+    if (mendable) orphansLater(w);
+    else w.orphanFailures = 0;
   }
 }
 
