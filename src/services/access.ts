@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv, Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, organizations } from "../db/schema";
 import { tableCache } from "../db/write-watch";
-import { forbidden, notFound } from "../lib/errors";
+import { ApiError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { dataDb } from "./shards";
 import { conversationDb } from "./shards/parts";
@@ -19,7 +19,7 @@ export interface OrgAccess {
   permissions: Set<Permission>;
 }
 
-type Ctx = Context<AppEnv>;
+export type Ctx = Context<AppEnv>;
 
 /**
  * Memberships and permissions are remembered for 2 seconds per isolate (docs/decisions.md,
@@ -99,6 +99,19 @@ export async function orgAccess(c: Ctx, organizationId: string): Promise<OrgAcce
   const access = isUuid(organizationId) ? await loadAccess(c, organizationId) : null;
   if (!access) throw notFound();
   return access;
+}
+
+/**
+ * The organization the request acts in (`currentAccess`), or null when it acts in none (a user in no organization, or
+ * naming one they are not in): a new API key's default organization, as such a user still gets a key, one without.
+ */
+export async function actingOrganizationOrNone(c: Ctx): Promise<string | null> {
+  try {
+    return (await currentAccess(c)).organizationId;
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
 }
 
 /**

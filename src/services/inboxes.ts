@@ -11,7 +11,7 @@ import {
   type WebChatSettings,
 } from "../db/schema";
 import { mapPage, type PageWindow, paginate } from "../db/paginate";
-import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
+import { ApiError, badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains, inList } from "../lib/sql";
 import { liveAssignment, noSuchTeam, requireTeamOf, teamExists } from "./assignment/settings";
@@ -22,7 +22,7 @@ import { forgetInboxConversations } from "./conversation/forget";
 import { writePurges } from "./purges";
 import { addByKey, onEachPart } from "./shards/parts-sum";
 import { rowById } from "../db/find";
-import type { OrgAccess } from "./access";
+import { authorize, orgAccess, requirePermission, type Ctx, type OrgAccess } from "./access";
 import { getVisibleChatbot } from "./chatbots/visibility";
 import { inboxChannelLeaving } from "./channels/disconnect";
 
@@ -119,6 +119,25 @@ export async function chatbotOrganization(db: Db, chatbotId: string): Promise<st
     .from(chatbots)
     .where(eq(chatbots.id, chatbotId));
   return row?.organizationId ?? null;
+}
+
+/**
+ * Where the caller creates an inbox, with `inbox.manage` checked there (CONTRACT section 6): an inbox with an
+ * assistant belongs to the assistant's organization, whatever organization the request otherwise acts in, and the
+ * assistant must be one the caller sees (400 naming `chatbot` otherwise: one hidden from them does not exist for
+ * them); one without, the organization the request acts in.
+ */
+export async function inboxCreatorAccess(c: Ctx, chatbotId: string | null): Promise<OrgAccess> {
+  if (!chatbotId) return authorize(c, "inbox.manage");
+  const noSuchChatbot = () => fieldError("chatbot", "No such assistant in your organizations.");
+  const organizationId = await chatbotOrganization(c.var.db, chatbotId);
+  if (!organizationId) throw noSuchChatbot();
+  const access = await orgAccess(c, organizationId).catch((err) => {
+    throw err instanceof ApiError && err.status === 404 ? noSuchChatbot() : err;
+  });
+  requirePermission(access, "inbox.manage");
+  if (!(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId))) throw noSuchChatbot();
+  return access;
 }
 
 /**

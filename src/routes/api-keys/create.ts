@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody, nameText } from "../../lib/openapi";
-import { ApiError } from "../../lib/errors";
-import { currentAccess } from "../../services/access";
+import { actingOrganizationOrNone } from "../../services/access";
 import { createApiKey } from "../../services/api-keys";
 import { ApiKeySchema } from "../../services/records/api-keys";
 
@@ -46,14 +45,7 @@ const route = createRoute({
 export const registerCreateApiKey = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    // A user in no organization (or naming one they are not in) still gets a key, one without a default organization.
-    const organizationId = await currentAccess(c).then(
-      (a) => a.organizationId,
-      (err) => {
-        if (err instanceof ApiError) return null;
-        throw err;
-      },
-    );
+    const organizationId = await actingOrganizationOrNone(c);
     const created = await createApiKey(c.var.db, c.var.principal, organizationId, body.name, body.expiresAt ?? null);
     return c.json(created, 201);
   });
