@@ -298,6 +298,23 @@ describe("Members, groups and the organization in Chromium", () => {
     );
   });
 
+  it("deletes a group from its row once the dialog is confirmed; the list and the API no longer have it", async () => {
+    const name = "Group to delete";
+    const group = await app.server.api(`/organizations/${organizationId}/groups/`, { body: { name, permissions: [] } });
+    const { context, page, errors } = await signedIn(app.owner.key, "/console/members");
+    const section = page.getByRole("region", { name: "Groups", exact: true });
+    await section.getByRole("button", { name: `Delete ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this group?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByText(`${name} was deleted.`).waitFor();
+    await expect.poll(() => section.getByRole("row", { name: new RegExp(name) }).count()).toBe(0);
+    await expect(
+      app.server.api(`/organizations/${organizationId}/groups/${group.id}/`, { method: "GET" }),
+    ).rejects.toThrow(/: 404 /);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("a member who may see members but not groups gets them, without a groups' list the API refuses", async () => {
     const { registered } = await memberInNewGroup(app, {
       email: "mia@example.com",

@@ -54,6 +54,8 @@ export interface ResourceListProps<Row, Saved> {
   empty: string;
   /** Results a page: the pager's. */
   pageSize: number;
+  /** The list's name for its pager, where the page has another list with a pager (see Pager's `of`). */
+  pagerOf?: string;
   /** The error shown above the list, when the page loads more than the list (defaults to the list's). */
   error?: unknown;
   /**
@@ -79,6 +81,7 @@ export function ResourceList<Row extends { id: string }, Saved = Row>({
   columns,
   empty,
   pageSize,
+  pagerOf,
   error,
   form,
   saved,
@@ -103,7 +106,7 @@ export function ResourceList<Row extends { id: string }, Saved = Row>({
         table={(data) => (
           <>
             <DataTable labelledBy={labelledBy} rows={data.results} rowKey={(row) => row.id} columns={columns} />
-            <Pager page={page} count={data.count} pageSize={pageSize} onPage={setPage} />
+            <Pager page={page} count={data.count} pageSize={pageSize} onPage={setPage} of={pagerOf} />
           </>
         )}
       />

@@ -1,19 +1,15 @@
 import {
   actionsColumn,
   deleteAction,
-  useRemoval,
   FormDialog,
   ErrorAlert,
   Loading,
-  ListBody,
   TextField,
-  DataTable,
   type Column,
-  Pager,
   toast,
-  usePagedResource,
+  useCrudList,
   useResource,
-  Section,
+  ResourceListSection,
 } from "../../components";
 import { useState } from "preact/hooks";
 import { BASE, followLink, navigate } from "../../shell/router";
@@ -25,19 +21,8 @@ import { t } from "./strings";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
-  const {
-    page,
-    setPage,
-    list: groups,
-  } = usePagedResource((n) => listGroupsPage(organizationId, n), [organizationId, version]);
+  const crud = useCrudList((n) => listGroupsPage(organizationId, n), [organizationId, version]);
   const [creating, setCreating] = useState(false);
-  const removal = useRemoval<Group>({
-    title: t("deleteGroupTitle"),
-    message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
-    run: (g) => deleteGroup(organizationId, g.id),
-    done: (g) => t("groupDeleted", { name: g.name }),
-    after: groups.reload,
-  });
   const manage = can("group.manage");
   const columns: Column<Group>[] = [
     {
@@ -58,29 +43,28 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
   ];
   if (manage)
     columns.push(
-      actionsColumn<Group>(t("actions"), [deleteAction((g) => t("deleteNamed", { name: g.name }), removal.ask)]),
+      actionsColumn<Group>(t("actions"), [deleteAction((g) => t("deleteNamed", { name: g.name }), crud.setDeleting)]),
     );
   return (
-    <Section
+    <ResourceListSection
       id="groups-title"
       title={t("groupsTitle")}
-      action={manage && { text: t("newGroup"), run: () => setCreating(true) }}
+      action={manage ? { text: t("newGroup"), run: () => setCreating(true) } : undefined}
       intro={t("groupsIntro")}
+      crud={crud}
+      columns={columns}
+      empty={t("noGroupsYet")}
+      pageSize={PAGE_SIZE}
+      pagerOf={t("groupsTitle")}
+      remove={{
+        title: t("deleteGroupTitle"),
+        message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
+        run: (g) => deleteGroup(organizationId, g.id),
+        done: (g) => t("groupDeleted", { name: g.name }),
+      }}
     >
-      <ErrorAlert error={groups.error} />
-      <ListBody
-        list={groups}
-        empty={t("noGroupsYet")}
-        table={(data) => (
-          <>
-            <DataTable labelledBy="groups-title" rows={data.results} rowKey={(g) => g.id} columns={columns} />
-            <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} of={t("groupsTitle")} />
-          </>
-        )}
-      />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
-      {removal.dialog}
-    </Section>
+    </ResourceListSection>
   );
 }
 
