@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, unique } from "../harness";
 import { bodyOf } from "../support/api";
 import { deliver, emailInbox, plain, replies, sentTo } from "./email-support";
-import { conversationsOf, eventually, messagesWhen, onlyConversation } from "./support";
+import { channelInbox, conversationsOf, eventually, messagesWhen, onlyConversation } from "./support";
 
 describe("e-mail: internationalised addresses", () => {
   it("a domain that is not ASCII: the contact is its ASCII form, answered there with its headers encoded", async () => {
@@ -45,6 +45,41 @@ describe("e-mail: internationalised addresses", () => {
     });
     expect(both.map((c) => c.contact?.id)).toEqual([contact.id, contact.id]);
   });
+
+  it(
+    "an inbox's own address entered with a domain not in ASCII is kept in its ASCII form: mail to it is answered " +
+      "from it; one with no domain, or one Cloudflare cannot send from, is refused at its field",
+    async () => {
+      const owner = await seedOwner();
+      const local = unique("Support");
+      const { inboxId } = await channelInbox(owner, "email", { address: ` ${local}@Müller.example ` });
+      const address = `${local}@xn--mller-kva.example`;
+      const channel = await bodyOf<"GET /inboxes/{id}/channel/">(
+        await owner.fetch("GET", `/inboxes/${inboxId}/channel/`),
+      );
+      expect(channel).toMatchObject({ status: "connected", credentials: { address } });
+
+      const visitor = unique("ana").toLowerCase() + "@example.com";
+      const to = address.toLowerCase();
+      expect(await deliver(plain(visitor, to, "Teapot", ["Is it in stock?"]), visitor, to)).toEqual({ rejected: null });
+      const [sent] = await replies(visitor, 1);
+      expect(sent.from).toBe(address);
+      expect((await onlyConversation(owner, inboxId)).contact).toBeTruthy();
+
+      const refused = await owner.fetch("PUT", `/inboxes/${inboxId}/channel/`, { address: "support@müller" });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ errors: { address: [expect.stringContaining("e-mail address")] } });
+      const unsendable = await owner.fetch("PUT", `/inboxes/${inboxId}/channel/`, { address: "jörg@shop.example" });
+      expect(unsendable.status).toBe(400);
+      expect(await unsendable.json()).toMatchObject({
+        errors: { address: [expect.stringContaining("must be ASCII")] },
+      });
+      expect(
+        (await bodyOf<"GET /inboxes/{id}/channel/">(await owner.fetch("GET", `/inboxes/${inboxId}/channel/`)))
+          .credentials,
+      ).toMatchObject({ address });
+    },
+  );
 
   it("a local part that is not ASCII: the message kept, its reply failed saying why, nothing sent", async () => {
     const owner = await seedOwner();

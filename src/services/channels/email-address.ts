@@ -16,14 +16,23 @@ export const isAddress = (s: string) => ADDRESS.test(s);
  * writing it either way is one contact; the local part in Unicode NFC (RFC 6532 3.1) and lower case, as the inbox's
  * address has always been compared.
  */
-export function canonicalAddress(value: string): string | undefined {
+export const canonicalAddress = (value: string) => withAsciiDomain(value, (local) => local.toLowerCase());
+
+/**
+ * An inbox's own address as entered (`Support@Müller.de`): its domain in ASCII form as `canonicalAddress` has it,
+ * which Email Routing and Email Sending take, its local part as written, which replies leave from; undefined when it
+ * is no address.
+ */
+export const inboxAddressOf = (value: string) => withAsciiDomain(value, (local) => local);
+
+function withAsciiDomain(value: string, local: (part: string) => string): string | undefined {
   const s = value.trim();
   const at = s.lastIndexOf("@");
   const domain = s.slice(at + 1);
   // Only a host name goes to the URL parser: with a "/", "?", "#", ":" or "%" in it, it would read a host out of
   // something else.
   if (at < 1 || !/^[^\s@<>()[\]",;:\\/?#%]+$/.test(domain) || !URL.canParse(`http://${domain}`)) return undefined;
-  const address = `${s.slice(0, at).normalize("NFC").toLowerCase()}@${new URL(`http://${domain}`).hostname}`;
+  const address = `${local(s.slice(0, at).normalize("NFC"))}@${new URL(`http://${domain}`).hostname}`;
   return isAddress(address) ? address : undefined;
 }
 

@@ -9,6 +9,7 @@ import { ms } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import { isUuid } from "../../lib/ids";
 import { CHANNEL_FIELDS, type CredentialField } from "./fields";
+import { canSendTo, inboxAddressOf } from "./email-address";
 import { platformContext } from "./http";
 import { adapterFor } from "./platforms";
 import {
@@ -158,6 +159,21 @@ function pasted(fields: CredentialField[], input: Record<string, string | undefi
 }
 
 /**
+ * An e-mail inbox's address as kept: its domain in ASCII form, entered in either (docs/decisions.md, "Messaging
+ * channels", E-mail); one Cloudflare's e-mail cannot send from is refused at its field.
+ */
+function inboxAddress(value: string): string {
+  const address = inboxAddressOf(value);
+  if (!address) throw fieldError("address", "Not an e-mail address (name@example.com; the domain in any script).");
+  if (!canSendTo(address))
+    throw fieldError(
+      "address",
+      "The part before the @ must be ASCII: Cloudflare's e-mail cannot send from an internationalised address.",
+    );
+  return address;
+}
+
+/**
  * Saves the credentials given (a field left out keeps its value; a secret is replaced only when
  * given). Anything that changes credentials makes the channel `not_connected` until connected again.
  */
@@ -180,8 +196,7 @@ export async function saveChannel(
       throw fieldError(name, `Not a ${platform} setting; ${platform} takes ${[...known].join(", ")}.`);
   }
   input = pasted(fields, input);
-  if (platform === "email" && input.address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.address))
-    throw fieldError("address", "Not an e-mail address.");
+  if (platform === "email" && input.address) input = { ...input, address: inboxAddress(input.address) };
   const row = await rowOf(db, inbox.id);
   const settings = { ...(row?.settings ?? {}) };
   const secrets = row ? await openSecrets(env, row) : {};
