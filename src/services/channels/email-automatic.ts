@@ -5,8 +5,10 @@ import { isMachineAddress } from "./email-address";
 /**
  * What auto-responders that set no header at all put first in the subject: Outlook's "Automatic reply:" in the
  * languages of the common clients, the older "Abwesenheitsnotiz:", Lotus Notes' "Auto:", "Out of Office" and
- * "Autoreply" of the rest. Each followed by a colon or by nothing ("Auto" by a colon only), or in brackets
- * ("[Auto-Reply]", "【自动回复】"): "Autoreply settings", "Out of office hours?" or "Auto insurance" is someone asking.
+ * "Autoreply" of the rest. Each followed by a colon or by nothing, or in brackets ("[Auto-Reply]", "【自动回复】"):
+ * "Autoreply settings", "Out of office hours?" or "Auto insurance" is someone asking. "Auto:" counts only before the
+ * "Re:" of the mail it answers (ours always has one, `replySubject`): in German and Dutch it is "car", and
+ * "Auto: Reparaturtermin" is someone asking.
  */
 const AUTO_REPLY_WORDS = [
   "auto[- ]?(reply|response|responder)",
@@ -23,8 +25,9 @@ const AUTO_REPLY_WORDS = [
   "automatyczna odpowiedź|automatická odpověď|otomatik yanıt|автоматический ответ",
   String.raw`自动回复|自動回覆|自动答复|自動応答|自動返信|자동\s?응답|자동\s?회신`,
 ].join("|");
+const NOTES_AUTO = String.raw`auto\s*[:：]\s*re\s*(?:\[\d+\])?\s*[:：]`;
 const AUTO_REPLY_SUBJECT = new RegExp(
-  String.raw`^(?:[\[【(（]\s*(?:${AUTO_REPLY_WORDS})\s*[\]】)）]|(?:${AUTO_REPLY_WORDS})\s*(?:[:：]|$)|auto\s*[:：])`,
+  String.raw`^(?:[\[【(（]\s*(?:${AUTO_REPLY_WORDS})\s*[\]】)）]|(?:${AUTO_REPLY_WORDS})\s*(?:[:：]|$)|${NOTES_AUTO})`,
   "iu",
 );
 
