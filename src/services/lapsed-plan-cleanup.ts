@@ -21,12 +21,7 @@ export async function deleteLapsedOrganizations(env: Bindings, db: Db, now = Dat
   if (days === null) return [];
   const deleted: string[] = [];
   while (deleted.length < limit) {
-    const [next] = await db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(and(isNotNull(organizations.planExpiredAt), lt(organizations.planExpiredAt, now - days * DAY)))
-      .orderBy(asc(organizations.planExpiredAt))
-      .limit(1);
+    const [next] = await longestLapsed(db, now - days * DAY);
     if (!next) break;
     const removeStorage = await deleteOrganization(env, db, next.id);
     await removeStorage();
@@ -34,3 +29,12 @@ export async function deleteLapsedOrganizations(env: Bindings, db: Db, now = Dat
   }
   return deleted;
 }
+
+/** The organization whose plan lapsed longest before `cutoff`, if any (by `organizations_plan_expired_idx`). */
+export const longestLapsed = (db: Db, cutoff: number) =>
+  db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(isNotNull(organizations.planExpiredAt), lt(organizations.planExpiredAt, cutoff)))
+    .orderBy(asc(organizations.planExpiredAt))
+    .limit(1);

@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { chatbots, organizations } from "../../src/db/schema";
-import { deleteLapsedOrganizations } from "../../src/services/lapsed-plan-cleanup";
+import { deleteLapsedOrganizations, longestLapsed } from "../../src/services/lapsed-plan-cleanup";
+import { queryPlan } from "../support/query-plan";
 import {
   bindingsWith,
   countInParts,
@@ -100,6 +101,12 @@ describe("the cleanup of organizations whose plan lapsed (LAPSED_PLAN_CLEANUP_DA
     ]);
     expect(await leftOf(within)).toMatchObject({ organization: 0, conversations: 0, upload: false });
     for (const kept of [renewed, runsOn]) expect(await leftOf(kept)).toEqual(WHOLE);
+  });
+
+  it("the sweep seeks the lapsed organizations by their index, not every organization", async () => {
+    expect(await queryPlan(db(), longestLapsed(db(), Date.now()))).toMatch(
+      /USING INDEX organizations_plan_expired_idx/,
+    );
   });
 
   it("a malformed value: an error naming it; the cron deletes nothing, the record 503, /health names it", async () => {

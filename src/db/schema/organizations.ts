@@ -1,43 +1,50 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
-export const organizations = sqliteTable("organizations", {
-  id: id(),
-  name: text("name").notNull(),
-  ownerId: text("owner_id")
-    .notNull()
-    .references(() => users.id),
-  compactLogo: text("compact_logo"),
-  fullLogo: text("full_logo"),
-  themePrimaryColor: text("theme_primary_color"),
-  planId: text("plan_id").notNull().default("free"),
-  planExpiredAt: integer("plan_expired_at"),
-  canUseCustomElasticsearch: bool("can_use_custom_elasticsearch").notNull().default(false),
-  canUseVoiceAgent: bool("can_use_voice_agent").notNull().default(false),
-  canUseMeetingRecords: bool("can_use_meeting_records").notNull().default(false),
-  canUseCallCenter: bool("can_use_call_center").notNull().default(false),
-  canUseHookSystem: bool("can_use_hook_system").notNull().default(false),
-  canUseAiGateway: bool("can_use_ai_gateway").notNull().default(false),
-  canUseAgentTeams: bool("can_use_agent_teams").notNull().default(false),
-  canUseMaigptWorkspaceMount: bool("can_use_maigpt_workspace_mount").notNull().default(false),
-  gatewayServiceFeePercent: text("gateway_service_fee_percent").notNull().default("0.00"),
-  gatewayTrafficFeePercent: text("gateway_traffic_fee_percent").notNull().default("0.00"),
-  platformProcessingFeePercent: text("platform_processing_fee_percent").notNull().default("0.00"),
-  platformProcessingFeeEnabled: bool("platform_processing_fee_enabled").notNull().default(false),
-  trialEndsAt: integer("trial_ends_at"),
-  approvalStatus: text("approval_status", { enum: ["pending", "approved", "rejected"] })
-    .notNull()
-    .default("pending"),
-  companyName: text("company_name"),
-  taxId: text("tax_id"),
-  contactPhone: text("contact_phone"),
-  applicationMetadata: json<Record<string, unknown>>("application_metadata"),
-  invitationCode: text("invitation_code"),
-  gptInboxId: text("gpt_inbox_id"),
-  creditWalletId: text("credit_wallet_id").notNull(),
-  ...timestamps(),
-});
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id),
+    compactLogo: text("compact_logo"),
+    fullLogo: text("full_logo"),
+    themePrimaryColor: text("theme_primary_color"),
+    planId: text("plan_id").notNull().default("free"),
+    planExpiredAt: integer("plan_expired_at"),
+    canUseCustomElasticsearch: bool("can_use_custom_elasticsearch").notNull().default(false),
+    canUseVoiceAgent: bool("can_use_voice_agent").notNull().default(false),
+    canUseMeetingRecords: bool("can_use_meeting_records").notNull().default(false),
+    canUseCallCenter: bool("can_use_call_center").notNull().default(false),
+    canUseHookSystem: bool("can_use_hook_system").notNull().default(false),
+    canUseAiGateway: bool("can_use_ai_gateway").notNull().default(false),
+    canUseAgentTeams: bool("can_use_agent_teams").notNull().default(false),
+    canUseMaigptWorkspaceMount: bool("can_use_maigpt_workspace_mount").notNull().default(false),
+    gatewayServiceFeePercent: text("gateway_service_fee_percent").notNull().default("0.00"),
+    gatewayTrafficFeePercent: text("gateway_traffic_fee_percent").notNull().default("0.00"),
+    platformProcessingFeePercent: text("platform_processing_fee_percent").notNull().default("0.00"),
+    platformProcessingFeeEnabled: bool("platform_processing_fee_enabled").notNull().default(false),
+    trialEndsAt: integer("trial_ends_at"),
+    approvalStatus: text("approval_status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    companyName: text("company_name"),
+    taxId: text("tax_id"),
+    contactPhone: text("contact_phone"),
+    applicationMetadata: json<Record<string, unknown>>("application_metadata"),
+    invitationCode: text("invitation_code"),
+    gptInboxId: text("gpt_inbox_id"),
+    creditWalletId: text("credit_wallet_id").notNull(),
+    ...timestamps(),
+  },
+  // The housekeeping cron's sweep of lapsed plans (services/lapsed-plan-cleanup.ts) seeks the few that lapsed, not
+  // every organization every 15 minutes.
+  (t) => [index("organizations_plan_expired_idx").on(t.planExpiredAt).where(sql`${t.planExpiredAt} IS NOT NULL`)],
+);
 
 export const MEMBER_AVAILABILITIES = ["online", "busy", "offline"] as const;
 
