@@ -945,6 +945,145 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("a message not sent, then pages that cannot connect (the session, then the conversation's read, fails for a " +
+    "while): the last of them sends it once the service answers, by itself", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const text = "Kept: the parcel for order 4471";
+    const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
+    let refusing = true;
+    await context.route("**/public/messages/", (route) =>
+      refusing && route.request().postDataJSON().content === text ? busy(route) : route.continue(),
+    );
+    await open(page);
+    await say(page, "Hello");
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    const conversation = await conversationOf(page);
+    await say(page, text);
+    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+    refusing = false;
+    // Pages that cannot start the session (the network): the first leaves before it could show the message.
+    let sessions = "down";
+    await context.route("**/public/session/", (route) =>
+      sessions === "down" ? route.abort("internetdisconnected") : route.continue(),
+    );
+    const cannotConnect = () =>
+      page.getByText("Could not connect. Check your connection and try again.").first().waitFor({ state: "attached" });
+    await page.reload();
+    await cannotConnect();
+    await page.reload();
+    await cannotConnect();
+    // Then the session starts, but the conversation's first two reads fail (the server busy). Nobody types, nobody
+    // opens the chat: the page tries again by itself.
+    let reads = 0;
+    await context.route(`**/public/conversations/${conversation}/messages/**`, (route) =>
+      ++reads <= 2 ? busy(route) : route.continue(),
+    );
+    sessions = "up";
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 30_000 })
+      .toEqual(["Hello", "(reply)", text, "(reply)"]);
+    expect(reads).toBeGreaterThan(2);
+    await page.locator("button.launcher").click();
+    await expect.poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count()).toBe(2);
+    expect(await page.locator(".row.visitor .bubble", { hasText: text }).count()).toBe(1);
+    expect(await page.locator(".unsent-note, .err").count()).toBe(0);
+    // What the browser logged of the requests cut and refused on the way.
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 503/.test(e))).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("a message written while the session cannot be had stays shown, with its Retry, when the page connects by " +
+    "itself; Retry sends it", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const text = "Written while the chat was away";
+    await open(page);
+    await say(page, "Hello");
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    const conversation = await conversationOf(page);
+    let down = true;
+    await context.route("**/public/session/", (route) =>
+      down
+        ? route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } })
+        : route.continue(),
+    );
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
+    await say(page, text);
+    const mine = page.getByRole("article", { name: "You" }).filter({ hasText: text });
+    await mine.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+    down = false;
+    // The page connects by itself: the conversation shows, and the message not sent stays, last, with its Retry.
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+    await mine.getByRole("button", { name: "Retry" }).click();
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(2);
+    expect(await messagesOf(conversation)).toEqual(["Hello", "(reply)", text, "(reply)"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    expect(errors.filter((e) => !e.includes("status of 503"))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("a new visitor's first message, not sent for want of a session, shows again when the chat opens after a " +
+    "reload, and is sent then", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const text = "Do you ship to Norway?";
+    let down = true;
+    await context.route("**/public/session/", (route) =>
+      down ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await open(page);
+    await say(page, text);
+    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+    await page.reload();
+    down = false;
+    await page.locator("button.launcher").click();
+    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    expect(await messagesOf(await conversationOf(page))).toEqual([text, "(reply)"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("a message the pre-chat form held, whose session fails as the form is sent (the network), is not lost: it " +
+    "shows, and is sent once the session starts", async () => {
+    const { id: preChat } = await createWebChat(server, {
+      assistant: { name: "Bo", largeLanguageModel: LOCAL_LLM },
+      inbox: { name: "Pre-chat, offline" },
+      webChat: { name: "Acme Desk", enableAnonymous: false },
+    });
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const text = "Do you ship abroad?";
+    let sessions = 0;
+    await context.route("**/public/session/", (route) =>
+      ++sessions <= 2 ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await page.goto(`${host.url}/?chat=${preChat}`);
+    // The site sends a message for the visitor before they said who they are: the form holds it.
+    await page.waitForFunction(() => window.AssistantChat && !Array.isArray(window.AssistantChat));
+    await page.evaluate((t) => window.AssistantChat.send(t), text);
+    await page.getByText("Tell us your name or your e-mail first").waitFor();
+    await page.locator("#pc-name").fill("Ada");
+    await page.keyboard.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+    await expect.poll(() => page.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(1);
+    expect(sessions).toBeGreaterThan(2);
+    expect(await page.getByRole("textbox", { name: "Message" }).isVisible()).toBe(true);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("a shared link and a code block fit the panel, the code keyboard-scrollable; the header focus shows", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 390, height: 800 } });
     const { id: sharing } = await createWebChat(server, {
@@ -1448,15 +1587,19 @@ describe("the embedded widget in Chromium", () => {
         return route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again in a moment." } });
       return route.continue();
     });
-    // The first read of the conversation it goes to fails too (the network).
-    await second.route(`**/public/conversations/${conversation}/messages/**`, (route) =>
-      histories.push(route.request().url()) === 1 ? route.abort("internetdisconnected") : route.continue(),
-    );
+    // The first reads of the conversation it goes to fail too: the network, then the visitor's token refused (it
+    // lapsed: renewed, as a send renews it).
+    await second.route(`**/public/conversations/${conversation}/messages/**`, (route) => {
+      const n = histories.push(route.request().url());
+      if (n === 1) return route.abort("internetdisconnected");
+      if (n === 2) return route.fulfill({ status: 401, json: { code: "not_authenticated", detail: "Lapsed." } });
+      return route.continue();
+    });
     await first.close();
     await expect
       .poll(() => messagesOf(conversation), { timeout: 60_000 })
       .toEqual(["Tell me a long story", "(reply)", left, "(reply)"]);
-    expect(histories.length).toBeGreaterThan(1);
+    expect(histories.length).toBeGreaterThan(2);
     expect(sends.length).toBeGreaterThan(2);
     expect(new Set(sends).size).toBe(1);
     await expect
@@ -1464,9 +1607,43 @@ describe("the embedded widget in Chromium", () => {
       .toEqual([]);
     expect(await second.locator(".row.visitor").count()).toBe(0);
     // What the browser logged of the requests cut and refused on the way.
-    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 503/.test(e))).toEqual([]);
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of (401|503)/.test(e))).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("a tab that cannot read the conversation another tab started (the network, for a while) follows it by itself: " +
+    "its visitor's next message goes there", async () => {
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    await open(first);
+    await say(first, "Hello");
+    await expect
+      .poll(() => first.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    const second = await open(await context.newPage());
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+    // The first tab's first two reads of a conversation's messages fail from now on.
+    let reads = 0;
+    await first.route("**/public/conversations/*/messages/**", (route) =>
+      ++reads <= 2 ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await second.getByRole("button", { name: "New conversation" }).click();
+    await expect.poll(() => first.locator(".row.visitor").count()).toBe(0);
+    await say(second, "A new question");
+    await expect.poll(() => conversationOf(second)).not.toBeNull();
+    const next = await conversationOf(second);
+    await first
+      .getByRole("article", { name: "You" })
+      .filter({ hasText: "A new question" })
+      .waitFor({ timeout: 15_000 });
+    expect(reads).toBeGreaterThan(2);
+    await say(first, "And from the first tab");
+    await expect
+      .poll(() => messagesOf(next), { timeout: 20_000 })
+      .toEqual(["A new question", "(reply)", "And from the first tab", "(reply)"]);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   it(
     "a message a closed tab left for a conversation the visitor has since left, which the server took as the tab " +

@@ -1,6 +1,7 @@
 // The conversation's live stream, kept open while the conversation is the widget's current one:
 // a human agent's reply, a message written in another tab, a change of who serves it.
 import { ApiError, liveEvents, type Api, type Message, type StatusEvent, type TypingEvent } from "./api";
+import { backOff, pause } from "./retry";
 import { NetworkError } from "./sse";
 
 export interface LiveHandlers {
@@ -15,31 +16,6 @@ export interface LiveHandlers {
   replying: (replying: boolean) => void;
   /** The visitor's token was refused: renew it; false when there is no session to be had (the stream stops). */
   expired: () => Promise<boolean>;
-}
-
-/**
- * The pause before opening again: none after a stream that worked (it opened and lasted a second),
- * else 1 s doubling with each failure in a row, at most 30 s.
- */
-const backOff = (failures: number) => (failures ? Math.min(30_000, 1000 * 2 ** (failures - 1)) : 0);
-
-/**
- * Waits `ms`, or less when `signal` aborts or the browser is online again (the back-off is for a network that is
- * down, and the browser says it is back); leaves no listener behind (the loop pauses for hours).
- */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      removeEventListener("online", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    if (signal.aborted) return done();
-    signal.addEventListener("abort", done, { once: true });
-    addEventListener("online", done, { once: true });
-  });
 }
 
 const stateOf = (s: StatusEvent) => JSON.stringify([s.status, s.progressStatus, s.agent?.name ?? null]);

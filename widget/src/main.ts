@@ -17,7 +17,8 @@ import type { LiveStream } from "./live";
 import { watch } from "./live-view";
 import { addMessage, draft, showEarlier } from "./messages";
 import { RATING_CSS } from "./rating";
-import type { Reason } from "./refusals";
+import { laterMayMend, type Reason } from "./refusals";
+import { Retry } from "./retry";
 import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
@@ -96,9 +97,12 @@ export class Widget {
   sendingAfter = 0;
   /** Messages other tabs left for another of the visitor's conversations are being sent (sendElsewhere). */
   sendingElsewhere = false;
-  /** Other tabs' messages are to be taken again after a failure (`orphansLater` in stream.ts); failures in a row. */
-  orphansDue = false;
-  orphanFailures = 0;
+  /** Taking other tabs' messages failed: tried again (`orphansLater` in stream.ts). */
+  readonly orphansRetry = new Retry();
+  /** Starting (or renewing) the session failed: tried again (`ensureSession` in session.ts). */
+  readonly sessionRetry = new Retry();
+  /** Following the conversation another tab started failed: tried again (`follow`). */
+  readonly followRetry = new Retry();
   /** Rows whose send reached the server, with its `sendingAfter`: the live stream may show them stored (claimed). */
   attempted = new WeakMap<HTMLElement, number>();
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */
@@ -126,8 +130,8 @@ export class Widget {
     this.api = new Api(settings.baseUrl, settings.webChatId);
     this.contact = settings.contact;
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
-    // Reloaded: the outbox the last page marked closed as it left is this tab's again, before another tab takes it.
-    if (!preview) this.storage.reopenOutbox();
+    // Reloaded: the outbox the last page left is set aside before this page saves its own (see setAsideOutbox).
+    if (!preview) this.storage.setAsideOutbox();
     this.host.setAttribute("data-assistant-chat", "");
     // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
     this.host.lang = chooseLanguage(settings.lang);
@@ -200,7 +204,20 @@ export class Widget {
     const now = this.storage.stored.conversationId ?? null;
     if (now === this.conversationId || !this.api.token || this.busy || this.sending || this.queued.length) return;
     if (!now) return this.newConversation();
-    await this.load(now);
+    try {
+      await this.load(now);
+      this.followRetry.done();
+    } catch (err) {
+      // Its messages not read (the network, the server busy): followed by itself a moment later. Waiting for the next
+      // `storage` event, the tab stayed in the conversation the visitor had left, and sent their next message there.
+      if (expected(err) && laterMayMend(err))
+        this.followRetry.later(() =>
+          this.follow().catch((again) => {
+            if (!expected(again)) throw again;
+          }),
+        );
+      throw err;
+    }
   }
 
   /**
@@ -451,8 +468,9 @@ export class Widget {
     if (results.length) this.chips.replaceChildren();
     if (hasMore && results.length) showEarlier(this, conversationId, results[0].sequence);
     for (const m of results) addMessage(this, m);
-    // Messages refused for good stay shown, last, when this tab follows another conversation: a Retry sends them there.
-    for (const { row } of this.refused) this.log.append(row);
+    // This tab's messages not sent stay shown, last: refused for good, when it follows another conversation (a Retry
+    // sends them there); waiting to be sent, when the page connects by itself (sessionLater in session.ts).
+    for (const { row } of [...this.refused, ...this.queued]) this.log.append(row);
     if (this.refused.length) saveOutbox(this);
     watch(this, conversationId, results.at(-1) ?? null);
     return results;

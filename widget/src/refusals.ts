@@ -53,6 +53,14 @@ export function retryMayMend(err: ApiError | NetworkError | StreamEnded): boolea
   return status === 0 || status === 401 || status === 429 || status >= 500 || code === "idempotency_in_progress";
 }
 
+/**
+ * Whether work the page does by itself (starting the session, reading a conversation) may succeed when done again a
+ * moment later: as `retryMayMend`, but a refused token (401) is not mended by the same request again, and trying it
+ * every 30 s for good would be all the page did.
+ */
+export const laterMayMend = (err: ApiError | NetworkError | StreamEnded) =>
+  retryMayMend(err) && !(err instanceof ApiError && err.status === 401);
+
 /** A number of bytes as the visitor's language writes it ("5 MB"). */
 function size(bytes: number): string {
   const [n, unit] = bytes >= 1 << 20 ? [bytes / (1 << 20), "megabyte"] : [bytes / 1024, "kilobyte"];

@@ -5,7 +5,8 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { askRating } from "./rating";
-import type { Reason } from "./refusals";
+import { laterMayMend, type Reason } from "./refusals";
+import type { NetworkError } from "./sse";
 import { restoreOutbox, sendElsewhere } from "./stream";
 
 interface Stored {
@@ -140,10 +141,15 @@ export class VisitorStorage {
     return [own, session, site, ...orphans.sort((a, b) => a.at - b.at).map((k) => k.outbox)].filter(mine);
   }
 
-  /** This tab's outbox, marked closed as its last page left (a reload), is its own again. */
-  reopenOutbox() {
+  /**
+   * This tab's outbox as its last page left it (a reload): set aside as a closed tab's, under a name of its own, so
+   * that this page takes it once it shows the conversation (restoreOutbox; adoptOrphans once its own queue is done) or
+   * sends it where it was written (sendElsewhere). Kept under the tab's name, it was overwritten by this page's first
+   * save: a page that could not connect lost the messages as it left (a reload, again), or as the visitor wrote.
+   */
+  setAsideOutbox() {
     const kept = this.#read(this.#outboxKey);
-    if (kept?.closed) this.storeOutbox(kept.outbox);
+    if (kept) this.#setAside(kept);
   }
 
   /**
@@ -154,7 +160,11 @@ export class VisitorStorage {
    */
   handOver(shown: string | null) {
     const kept = this.#read(this.#outboxKey);
-    if (!kept || sentIn(kept.outbox.conversationId, shown)) return;
+    if (kept && !sentIn(kept.outbox.conversationId, shown)) this.#setAside(kept);
+  }
+
+  /** This tab's outbox, kept from now on as a closed tab's (see #orphans). */
+  #setAside(kept: KeptOutbox) {
     const json = JSON.stringify({ ...kept, closed: true });
     inStorage(() => localStorage.setItem(`${this.key}:outbox:${newKey()}`, json), undefined);
     this.#remove(this.#outboxKey);
@@ -234,9 +244,11 @@ export async function connect(w: Widget): Promise<void> {
   if (c.accessType === "private" && !identified(w)) return w.notice(t("signIn"));
   const token = w.storage.stored.token ?? null;
   if (!token && needsPreChat(w)) return preChat(w);
+  let started: string | null = null;
   try {
     const session = await w.api.session(identified(w) ? null : token, w.contact);
     w.api.token = session.token;
+    started = session.token;
     w.lapsed = false;
     w.storage.store({ token: session.token });
     w.composer.hidden = false;
@@ -254,18 +266,23 @@ export async function connect(w: Widget): Promise<void> {
     }
     // Messages left for another of the visitor's conversations (restoreOutbox takes only this one's).
     void sendElsewhere(w);
+    w.sessionRetry.done();
   } catch (err) {
+    // Connected only once the conversation is shown: a session whose conversation could not be read is started again
+    // (a send with the token alone started a new conversation, and the messages kept were never shown).
+    if (started && w.api.token === started) w.api.token = null;
     if (err instanceof ApiError && err.status === 403) return w.notice(t("closed"));
     if (err instanceof ApiError && err.status === 401) return w.notice(t("signIn"));
-    if (expected(err)) w.error(t("cannotConnect"));
+    // Said once, not at each try the page makes by itself (see sessionLater).
+    if (expected(err) && !w.sessionRetry.failing) w.error(t("cannotConnect"));
     throw err;
   }
 }
 
 /**
  * Starts the session as the current attempt (`sessionReady`). One that fails for the network or the API leaves none,
- * so the next open or send tries again; `connect` has told the visitor. (Kept, a failed attempt made every later
- * await of it fail, and went unhandled in the page.)
+ * so the next open or send tries again, as does the page itself (sessionLater); `connect` has told the visitor. (Kept,
+ * a failed attempt made every later await of it fail, and went unhandled in the page.)
  */
 export function startSession(w: Widget): Promise<void> {
   const attempt = connect(w);
@@ -273,8 +290,19 @@ export function startSession(w: Widget): Promise<void> {
   attempt.catch((err) => {
     if (w.sessionReady === attempt) w.sessionReady = null;
     if (!expected(err)) throw err;
+    sessionLater(w, err);
   });
   return attempt;
+}
+
+/**
+ * A session that could not be had for a reason a retry may mend (the network, the server busy) is started again by the
+ * page itself (`Retry`: 1 s, doubling to 30 s, or back online), so that the conversation and the messages the last
+ * page left (the outbox) are shown, and those sent, once the service answers. Before, that waited for the visitor to
+ * open the chat or write, and a page already open did neither (docs/decisions.md, "The outbox").
+ */
+function sessionLater(w: Widget, err: ApiError | NetworkError) {
+  if (laterMayMend(err)) w.sessionRetry.later(() => void ensureSession(w));
 }
 
 /**
@@ -298,6 +326,7 @@ async function renew(w: Widget): Promise<void> {
   w.api.token = session.token;
   w.storage.store({ token: session.token });
   w.lapsed = false;
+  w.sessionRetry.done();
 }
 
 /** The visitor's session, started (or renewed) when needed; false when there is none (closed, pre-chat form). */
@@ -307,8 +336,9 @@ export async function ensureSession(w: Widget): Promise<boolean> {
     try {
       await attempt;
     } catch (err) {
-      if (w.sessionReady === attempt) w.sessionReady = null; // the next send tries again
+      if (w.sessionReady === attempt) w.sessionReady = null; // the next send tries again, or the page (sessionLater)
       if (!expected(err)) throw err;
+      sessionLater(w, err);
     }
   }
   return !!w.api.token;
@@ -317,10 +347,18 @@ export async function ensureSession(w: Widget): Promise<boolean> {
 /**
  * Whether opening the chat starts the session at once: a returning or identified visitor sees their conversations,
  * and a private chat or the pre-chat form says what it needs first. A new visitor's session, and the contact it
- * makes, waits for their first message (`ensureSession`): one who only looks leaves no contact behind.
+ * makes, waits for their first message (`ensureSession`): one who only looks leaves no contact behind. One whose
+ * messages a page left unsent (the outbox: a first message sent while no session could be had, then a reload) sees
+ * them, and they are sent; before, they showed only once the visitor wrote another.
  */
 export function sessionOnOpen(w: Widget): boolean {
-  return !!(w.storage.stored.token || identified(w) || w.config.accessType === "private" || needsPreChat(w));
+  return !!(
+    w.storage.stored.token ||
+    identified(w) ||
+    w.config.accessType === "private" ||
+    needsPreChat(w) ||
+    w.storage.orphaned(w.conversationId)
+  );
 }
 
 /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
@@ -375,13 +413,22 @@ export function preChat(w: Widget, why?: string) {
         }
         const waiting = w.waiting;
         w.waiting = null;
-        const ready = (w.sessionReady = connect(w));
-        void ready.then(() => {
-          if (!w.api.token) return;
-          // The form (and the button pressed) is gone: the focus goes where the conversation goes on.
-          w.input.focus();
-          if (waiting) void w.send(waiting);
-        });
+        // A session that cannot be had now (the network) leaves the message box, and the message the form held is
+        // sent as any other: shown, and "Not sent" with its Retry while there is no session. Before, neither form nor
+        // box was left, and the message was lost.
+        void startSession(w).then(
+          () => {
+            if (!w.api.token) return;
+            // The form (and the button pressed) is gone: the focus goes where the conversation goes on.
+            w.input.focus();
+            if (waiting) void w.send(waiting);
+          },
+          (err) => {
+            if (!expected(err)) return; // thrown by startSession
+            w.composer.hidden = false;
+            if (waiting) void w.send(waiting);
+          },
+        );
       },
     },
     h("p", { text: t("preChatAsk") }),

@@ -109,6 +109,7 @@ export async function adoptOrphans(w: Widget) {
   try {
     if (conversationId) history = (await w.api.history(conversationId)).results;
   } catch (err) {
+    if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
     if (expected(err) && retryMayMend(err)) orphansLater(w);
     throw err;
   }
@@ -122,18 +123,14 @@ export async function adoptOrphans(w: Widget) {
  * open with nothing to do never had (docs/decisions.md, "The outbox").
  */
 function orphansLater(w: Widget) {
-  if (w.orphansDue) return;
-  w.orphansDue = true;
-  const again = () => {
-    clearTimeout(timer);
-    removeEventListener("online", again);
-    w.orphansDue = false;
-    adoptOrphans(w).catch((err) => {
-      if (!expected(err)) throw err; // tried again later (see above)
-    });
-  };
-  const timer = setTimeout(again, Math.min(30_000, 1000 * 2 ** w.orphanFailures++));
-  addEventListener("online", again, { once: true });
+  // A refused token (401) is renewed first, as a send renews it.
+  w.orphansRetry.later(() =>
+    ensureSession(w)
+      .then((ready) => (ready ? adoptOrphans(w) : undefined))
+      .catch((err) => {
+        if (!expected(err)) throw err; // tried again later (see above)
+      }),
+  );
 }
 
 /**
@@ -157,6 +154,7 @@ export async function sendElsewhere(w: Widget) {
         stored = new Set((await w.api.history(to)).results.map((m) => m.idempotencyKey));
       } catch (err) {
         if (!expected(err)) throw err;
+        if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
         if ((mendable = retryMayMend(err))) return;
         // Not the visitor's (any more): nothing can be sent there.
         for (const m of outbox.messages) unsentHere(w, m);
@@ -186,7 +184,7 @@ export async function sendElsewhere(w: Widget) {
   } finally {
     w.sendingElsewhere = false;
     if (mendable) orphansLater(w);
-    else w.orphanFailures = 0;
+    else w.orphansRetry.done();
   }
 }
 
