@@ -109,23 +109,33 @@ async function answeredThenTakenOver(page, text) {
  */
 /** What the tests of several tabs on web chat `chatId` do in each tab, and the visitor's messages as stored. */
 function tabsOf(chatId) {
+  const say = async (tab, text) => {
+    await tab.getByRole("textbox", { name: "Message" }).fill(text);
+    await tab.keyboard.press("Enter");
+    await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
+  };
+  const conversationOf = (tab) =>
+    tab.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chatId);
   return {
     open: async (tab) => {
       await tab.goto(`${host.url}/?chat=${chatId}`);
       await tab.locator("button.launcher").click();
       return tab;
     },
-    say: async (tab, text) => {
-      await tab.getByRole("textbox", { name: "Message" }).fill(text);
-      await tab.keyboard.press("Enter");
-      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
-    },
+    say,
     streaming: (tab) =>
       expect
         .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
         .toBeGreaterThan(5),
-    conversationOf: (tab) =>
-      tab.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chatId),
+    conversationOf,
+    /** Says "Hello" in `tab` and waits for its answer: the conversation it started (or went on), by its id. */
+    hello: async (tab) => {
+      await say(tab, "Hello");
+      await expect
+        .poll(() => tab.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+        .toBe(1);
+      return conversationOf(tab);
+    },
     /** The conversation's messages in the order stored: the visitor's words, `(reply)` for each other message. */
     messagesOf: async (conversationId) =>
       (await server.api(`/messages/?conversation=${conversationId}&pageSize=100`, { method: "GET" })).results
@@ -948,7 +958,7 @@ describe("the embedded widget in Chromium", () => {
   it("a message not sent, then pages that cannot connect (the session, then the conversation's read, fails for a " +
     "while): the last of them sends it once the service answers, by itself", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const { open, say, messagesOf, hello } = tabsOf(chat.id);
     const text = "Kept: the parcel for order 4471";
     const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
     let refusing = true;
@@ -956,11 +966,7 @@ describe("the embedded widget in Chromium", () => {
       refusing && route.request().postDataJSON().content === text ? busy(route) : route.continue(),
     );
     await open(page);
-    await say(page, "Hello");
-    await expect
-      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
-      .toBe(1);
-    const conversation = await conversationOf(page);
+    const conversation = await hello(page);
     await say(page, text);
     await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
     refusing = false;
@@ -998,14 +1004,10 @@ describe("the embedded widget in Chromium", () => {
   it("a message written while the session cannot be had stays shown, with its Retry, when the page connects by " +
     "itself; Retry sends it", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const { open, say, messagesOf, hello } = tabsOf(chat.id);
     const text = "Written while the chat was away";
     await open(page);
-    await say(page, "Hello");
-    await expect
-      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
-      .toBe(1);
-    const conversation = await conversationOf(page);
+    const conversation = await hello(page);
     let down = true;
     await context.route("**/public/session/", (route) =>
       down
@@ -1614,12 +1616,9 @@ describe("the embedded widget in Chromium", () => {
   it("a tab that cannot read the conversation another tab started (the network, for a while) follows it by itself: " +
     "its visitor's next message goes there", async () => {
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const { open, say, conversationOf, messagesOf, hello } = tabsOf(chat.id);
     await open(first);
-    await say(first, "Hello");
-    await expect
-      .poll(() => first.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
-      .toBe(1);
+    await hello(first);
     const second = await open(await context.newPage());
     await second.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
     // The first tab's first two reads of a conversation's messages fail from now on.
@@ -1654,7 +1653,7 @@ describe("the embedded widget in Chromium", () => {
         page: first,
         errors,
       } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-      const { open, say, conversationOf, messagesOf } = tabsOf(slowChat);
+      const { open, say, messagesOf, hello } = tabsOf(slowChat);
       const text = "Taken as the tab closed";
       const posts = [];
       let taken = null;
@@ -1667,9 +1666,7 @@ describe("the embedded widget in Chromium", () => {
         else return route.continue();
       });
       await open(first);
-      await say(first, "Hello");
-      await expect.poll(() => first.locator(".row.assistant[data-done]:not(.greeting)").count()).toBe(1);
-      const conversation = await conversationOf(first);
+      const conversation = await hello(first);
       const second = await open(await context.newPage());
       await second.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
       await say(first, text);
@@ -1689,15 +1686,10 @@ describe("the embedded widget in Chromium", () => {
 
   it("a message a closed tab left before any conversation started is sent in the one another tab started meanwhile; " +
     "one whose send had started a conversation of its own is not sent again, and says so", async () => {
-    const { open, say, conversationOf, messagesOf } = tabsOf(slowChat);
+    const { open, say, messagesOf, hello } = tabsOf(slowChat);
     const text = "Written before any conversation";
     const outboxes = (tab) => tab.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")));
     const note = (tab) => tab.locator(".row.visitor", { hasText: text }).locator(".unsent-note");
-    const hello = async (tab) => {
-      await say(tab, "Hello");
-      await expect.poll(() => tab.locator(".row.assistant[data-done]:not(.greeting)").count()).toBe(1);
-      return conversationOf(tab);
-    };
 
     // The first tab's network never carries its first message; the other tab starts a conversation meanwhile.
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
