@@ -306,7 +306,8 @@ describe("Members, groups and the organization in Chromium", () => {
     await section.getByRole("button", { name: `Delete ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this group?" });
     await dialog.getByRole("button", { name: "Delete" }).click();
-    await page.getByText(`${name} was deleted.`).waitFor();
+    // The toast (a screen reader hears it from the page's status region too).
+    await page.getByRole("region", { name: "Notifications" }).getByText(`${name} was deleted.`).waitFor();
     await expect.poll(() => section.getByRole("row", { name: new RegExp(name) }).count()).toBe(0);
     await expect(
       app.server.api(`/organizations/${organizationId}/groups/${group.id}/`, { method: "GET" }),

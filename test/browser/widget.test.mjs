@@ -1125,6 +1125,36 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a live stream whose token lapsed while the session could not be renewed (the network, for a while) goes on " +
+    "once the page renews it by itself: a person's reply shows without a reload", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(`${host.url}/?chat=${chat.id}`);
+    await page.locator("button.launcher").click();
+    const conversation = await answeredThenTakenOver(page, "Hello");
+    // After a reload: the session starts, the stream's first opening finds the token lapsed, and the session's next
+    // two requests (its renewals) are cut.
+    let sessions = 0;
+    let openings = 0;
+    await context.route("**/public/session/", (route) =>
+      [2, 3].includes(++sessions) ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await context.route("**/public/conversations/*/events/**", (route) =>
+      ++openings === 1
+        ? route.fulfill({ status: 401, json: { code: "not_authenticated", detail: "The token lapsed." } })
+        : route.continue(),
+    );
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await expect.poll(() => sessions, { timeout: 20_000 }).toBeGreaterThan(3);
+    await expect.poll(() => openings, { timeout: 20_000 }).toBeGreaterThan(1);
+    await server.api("/messages/outgoing/", {
+      body: { conversation: conversation.id, content: "Here is your answer." },
+    });
+    await page.locator(".row.agent", { hasText: "Here is your answer." }).waitFor({ timeout: 15_000 });
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 401/.test(e))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key; so does a Retry after the session lapsed, and a message the live stream shows stored is " +
     "no longer 'Not sent'", async () => {

@@ -46,9 +46,12 @@ export function watch(
         replying && !w.busy
           ? w.typingIndicator.assistantReplying(w.config.assistantName ?? w.config.name)
           : w.typingIndicator.hideAssistant(),
-      expired: () => {
+      // Renewed, the stream goes on; not renewed for now (the network, the server busy), it goes on trying while the
+      // page renews the session by itself (sessionLater): stopped, a person's replies showed only after a reload. A
+      // session that cannot be had (the chat closed, the token refused for good) stops it.
+      expired: async () => {
         sessionLapsed(w);
-        return ensureSession(w);
+        return (await ensureSession(w)) || w.sessionRetry.failing;
       },
     },
     known,
