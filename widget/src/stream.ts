@@ -109,11 +109,19 @@ export async function adoptOrphans(w: Widget) {
   try {
     if (conversationId) history = (await w.api.history(conversationId)).results;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-    if (expected(err) && retryMayMend(err)) orphansLater(w);
+    if (expected(err) && mendable(w, err)) orphansLater(w);
     throw err;
   }
   if (w.conversationId === conversationId) restoreOutbox(w, history);
+}
+
+/**
+ * Whether trying again may mend `err` (`retryMayMend`); a refused token (401) first lapses the session, so that the
+ * next request renews it.
+ */
+function mendable(w: Widget, err: ApiError | NetworkError | StreamEnded): boolean {
+  if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
+  return retryMayMend(err);
 }
 
 /**
@@ -146,7 +154,7 @@ function orphansLater(w: Widget) {
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
   w.sendingElsewhere = true;
-  let mendable = false;
+  let again = false;
   try {
     for (const { key, outbox, to } of w.storage.orphansElsewhere(w.conversationId)) {
       let stored: Set<string | null | undefined>;
@@ -154,8 +162,7 @@ export async function sendElsewhere(w: Widget) {
         stored = new Set((await w.api.history(to)).results.map((m) => m.idempotencyKey));
       } catch (err) {
         if (!expected(err)) throw err;
-        if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-        if ((mendable = retryMayMend(err))) return;
+        if ((again = mendable(w, err))) return;
         // Not the visitor's (any more): nothing can be sent there.
         for (const m of outbox.messages) unsentHere(w, m);
         w.storage.leaveOrphan(key, { ...outbox, messages: [] });
@@ -172,8 +179,7 @@ export async function sendElsewhere(w: Widget) {
             await w.api.send(to, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
           } catch (err) {
             if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
-            if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-            if ((mendable = retryMayMend(err))) return;
+            if ((again = mendable(w, err))) return;
             unsentHere(w, messages[0]);
           }
         }
@@ -183,7 +189,7 @@ export async function sendElsewhere(w: Widget) {
     }
   } finally {
     w.sendingElsewhere = false;
-    if (mendable) orphansLater(w);
+    if (again) orphansLater(w);
     else w.orphansRetry.done();
   }
 }
