@@ -42,6 +42,17 @@ afterAll(async () => {
 /** The visitor's widget, open. */
 const visitor = () => openVisitor(app.browser, host.url);
 
+/**
+ * Takes the conversation open on `page` over, and waits for Hand back. Should that not show, the request's answer
+ * tells whether the request or the page's state is at fault.
+ */
+async function takeOver(page) {
+  const taken = page.waitForResponse((res) => res.url().endsWith("/take-over/"));
+  await page.getByRole("button", { name: "Take over" }).click();
+  expect((await taken).status()).toBe(200);
+  await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+}
+
 const NOTE = "VIP customer: refund approved by Dana";
 const NOTE_2 = "Follow up tomorrow about the parcel";
 let conversationId;
@@ -71,8 +82,7 @@ describe("Private notes and canned responses in Chromium", () => {
     expect(await page.getByRole("button", { name: "Take over" }).count()).toBe(1);
 
     // Taken over: the reply box has the focus; `/th` offers the matching canned response.
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
     const box = page.getByRole("combobox", { name: "Your reply" });
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type("/");
@@ -160,8 +170,7 @@ describe("Private notes and canned responses in Chromium", () => {
     expect(await files.allTextContents()).toEqual(["packing-list.txt×"]);
 
     // Taken over, the box is drawn anew for replies: what was begun as a note stays a note, never a reply.
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
     expect(await page.getByRole("radio", { name: "Private note" }).isChecked()).toBe(true);
     expect(await noteBox.inputValue()).toBe("Half a note about the first");
     expect(await files.allTextContents()).toEqual(["packing-list.txt×"]);
@@ -195,8 +204,7 @@ describe("Private notes and canned responses in Chromium", () => {
     await page.getByRole("button", { name: "Hand back to the assistant" }).click();
     await page.getByRole("button", { name: "Take over" }).waitFor();
     expect(await noteBox.inputValue()).toBe("Half a reply");
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
     expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
     expect(await replyBox.inputValue()).toBe("Half a reply");
     await replyBox.fill("");
@@ -235,8 +243,7 @@ describe("Private notes and canned responses in Chromium", () => {
     const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
     const { id } = results.find((c) => c.lastMessage?.includes("the invoice") || c.title?.includes("the invoice"));
     const { context, page, errors } = await ownerOn(app, `/conversations/${id}`);
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
 
     // A PNG (an attachment's kind) and a program (not one): chosen with the Attach files button's picker.
     const png = Buffer.from(
@@ -352,8 +359,7 @@ describe("Private notes and canned responses in Chromium", () => {
         .filter((m) => m.senderType === "user")
         .map((m) => m.content);
     const { context, page, errors } = await ownerOn(app, `/conversations/${id}`);
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
     const box = page.getByRole("combobox", { name: "Your reply" });
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     // What the page sends, as it asks (not once stored).

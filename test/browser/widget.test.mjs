@@ -1033,6 +1033,38 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a message the last page left, then one written while the reloaded page cannot connect: once it connects by " +
+    "itself, both are sent in the order written and shown so", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, messagesOf, hello } = tabsOf(chat.id);
+    const [left, written] = ["Left by the last page", "Written while the chat was away"];
+    const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
+    let refusing = true;
+    await context.route("**/public/messages/", (route) =>
+      refusing && route.request().postDataJSON().content === left ? busy(route) : route.continue(),
+    );
+    await open(page);
+    const conversation = await hello(page);
+    await say(page, left);
+    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+    refusing = false;
+    let down = true;
+    await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
+    await say(page, written);
+    await page.getByRole("article", { name: "You" }).filter({ hasText: written }).getByRole("alert").waitFor();
+    down = false;
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 30_000 })
+      .toEqual(["Hello", "(reply)", left, "(reply)", written, "(reply)"]);
+    await expect.poll(() => page.locator(".row.visitor .bubble").allTextContents()).toEqual(["Hello", left, written]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    expect(errors.filter((e) => !e.includes("status of 503"))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("a new visitor's first message, not sent for want of a session, shows again when the chat opens after a " +
     "reload, and is sent then", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -1152,6 +1184,37 @@ describe("the embedded widget in Chromium", () => {
     });
     await page.locator(".row.agent", { hasText: "Here is your answer." }).waitFor({ timeout: 15_000 });
     expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 401/.test(e))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("a live stream whose token lapsed stops once renewing the session, after failures of the network, is refused " +
+    "for good (the chat closed)", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(`${host.url}/?chat=${chat.id}`);
+    await page.locator("button.launcher").click();
+    await answeredThenTakenOver(page, "Hello");
+    // After a reload: the stream's openings find the token lapsed; the session's next two requests are cut, the
+    // one after is refused as the chat closed.
+    let sessions = 0;
+    let openings = 0;
+    await context.route("**/public/session/", (route) => {
+      ++sessions;
+      if (sessions === 1) return route.continue();
+      if (sessions < 4) return route.abort("internetdisconnected");
+      return route.fulfill({ status: 403, json: { code: "forbidden", detail: "This chat is closed." } });
+    });
+    await context.route("**/public/conversations/*/events/**", (route) => {
+      ++openings;
+      return route.fulfill({ status: 401, json: { code: "not_authenticated", detail: "The token lapsed." } });
+    });
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.getByText("This chat is closed at the moment.").first().waitFor({ timeout: 20_000 });
+    const seen = openings;
+    // The stream's back-off was at most 8 s by then: it would have opened again within 10 s.
+    await page.waitForTimeout(10_000);
+    expect(openings).toBe(seen);
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|status of 40[13]/.test(e))).toEqual([]);
     await context.close();
   }, 60_000);
 
@@ -1767,6 +1830,31 @@ describe("the embedded widget in Chromium", () => {
     expect(other.errors.filter((e) => !e.includes("status of 422"))).toEqual([]);
     await other.context.close();
   }, 120_000);
+
+  it("a tab that never hears the closing tab's storage event still takes the messages it left, a few seconds " +
+    "later", async () => {
+    const { open, say, messagesOf, hello } = tabsOf(slowChat);
+    const text = "Left by a tab whose closing went unheard";
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
+    const second = await context.newPage();
+    // A browser under load may deliver the event late or not at all: this tab hears none about outboxes.
+    await second.addInitScript(() =>
+      addEventListener("storage", (e) => e.key?.includes(":outbox:") && e.stopImmediatePropagation(), true),
+    );
+    await open(second);
+    const conversation = await hello(second);
+    await open(first);
+    await first.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+    await say(first, text);
+    await first.close();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 30_000 })
+      .toEqual(["Hello", "(reply)", text, "(reply)"]);
+    await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 90_000);
 
   it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
     "as not sent on the next page, whose Retry sends it there", async () => {

@@ -22,7 +22,7 @@ import { Retry } from "./retry";
 import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
-import { ADOPT_AFTER_MS, adoptOrphans, saveOutbox, send } from "./stream";
+import { ADOPT_AFTER_MS, ORPHANS_CHECK_MS, adoptOrphans, orphansLeft, saveOutbox, send } from "./stream";
 import { CSS } from "./styles";
 import { applyTheme, startsDark } from "./theme";
 import { TYPING_CSS, TypingIndicator, TypingSignal } from "./typing";
@@ -179,16 +179,22 @@ export class Widget {
     if (token) return showShared(this, token);
     if (!c.isActive) return this.notice(t("closed"));
     if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
+    // Not reachable now: this tab stays where it is, and follows (or adopts) at the next change.
+    const unlessExpected = (err: unknown) => {
+      if (!expected(err)) throw err;
+    };
+    const adopt = () => adoptOrphans(this).catch(unlessExpected);
     addEventListener("storage", (e) => {
-      // Not reachable now: this tab stays where it is, and follows (or adopts) at the next change.
-      const unlessExpected = (err: unknown) => {
-        if (!expected(err)) throw err;
-      };
       if (e.key === this.storage.key) this.follow().catch(unlessExpected);
       // Another tab closed with messages unsent: sent from here, unless it was a reload that takes them back at once
       // (docs/decisions.md, "The outbox").
-      else if (this.storage.isOutbox(e.key)) setTimeout(() => adoptOrphans(this).catch(unlessExpected), ADOPT_AFTER_MS);
+      else if (this.storage.isOutbox(e.key)) setTimeout(adopt, ADOPT_AFTER_MS);
     });
+    // The same without the event, which a browser under load may deliver late or not at all (orphansLeft).
+    const lookForOrphans = () => orphansLeft(this) && adopt();
+    setInterval(lookForOrphans, ORPHANS_CHECK_MS);
+    addEventListener("focus", lookForOrphans);
+    document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && lookForOrphans());
     // Closing, this tab says so: a tab open or opened next sends what it had not. Back from the browser's page cache,
     // its outbox is its own again.
     addEventListener("pagehide", () => saveOutbox(this, true));

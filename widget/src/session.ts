@@ -170,9 +170,12 @@ export class VisitorStorage {
     this.#remove(this.#outboxKey);
   }
 
-  /** Whether tabs that closed left messages unsent for `conversationId` (see outboxes). */
-  orphaned(conversationId: string | null, now = Date.now()): boolean {
-    return this.#orphans(conversationId, now).length > 0;
+  /**
+   * Whether tabs that closed left messages unsent for `conversationId` (see outboxes); with `closedFor`, only those
+   * closed at least that long ago (a reload takes its own back at once).
+   */
+  orphaned(conversationId: string | null, now = Date.now(), closedFor = 0): boolean {
+    return this.#orphans(conversationId, now, closedFor).length > 0;
   }
 
   /**
@@ -180,8 +183,12 @@ export class VisitorStorage {
    * where it is kept: messages written in a conversation the visitor has since left for a new one (sendElsewhere in
    * stream.ts). Those written before any conversation started are any page's own (see outboxes).
    */
-  orphansElsewhere(conversationId: string | null, now = Date.now()): { key: string; outbox: Outbox; to: string }[] {
-    return this.#orphans((id) => id !== null && id !== conversationId, now)
+  orphansElsewhere(
+    conversationId: string | null,
+    now = Date.now(),
+    closedFor = 0,
+  ): { key: string; outbox: Outbox; to: string }[] {
+    return this.#orphans((id) => id !== null && id !== conversationId, now, closedFor)
       .sort((a, b) => a[1].at - b[1].at)
       .map(([key, kept]) => ({ key, outbox: kept.outbox, to: kept.outbox.conversationId as string }));
   }
@@ -194,9 +201,13 @@ export class VisitorStorage {
     inStorage(() => localStorage.setItem(key, JSON.stringify({ ...kept, outbox })), undefined);
   }
 
-  /** The outboxes of other tabs sent in the conversation `of` (`sentIn`, or those `of` takes) whose tab closed, or went
-   * silent `ABANDONED_MS` ago. */
-  #orphans(of: string | null | ((conversationId: string | null) => boolean), now: number): [string, KeptOutbox][] {
+  /** The outboxes of other tabs sent in the conversation `of` (`sentIn`, or those `of` takes) whose tab closed
+   * (`closedFor` ago at least), or went silent `ABANDONED_MS` ago. */
+  #orphans(
+    of: string | null | ((conversationId: string | null) => boolean),
+    now: number,
+    closedFor = 0,
+  ): [string, KeptOutbox][] {
     const taken = typeof of === "function" ? of : (id: string | null) => sentIn(id, of);
     return this.#outboxKeys()
       .filter((key) => key !== this.#outboxKey)
@@ -205,7 +216,7 @@ export class VisitorStorage {
         (entry): entry is [string, KeptOutbox] =>
           !!entry[1] &&
           taken(entry[1].outbox.conversationId) &&
-          (!!entry[1].closed || now - entry[1].at >= ABANDONED_MS),
+          ((!!entry[1].closed && now - entry[1].at >= closedFor) || now - entry[1].at >= ABANDONED_MS),
       );
   }
 
@@ -271,8 +282,11 @@ export async function connect(w: Widget): Promise<void> {
     // Connected only once the conversation is shown: a session whose conversation could not be read is started again
     // (a send with the token alone started a new conversation, and the messages kept were never shown).
     if (started && w.api.token === started) w.api.token = null;
-    if (err instanceof ApiError && err.status === 403) return w.notice(t("closed"));
-    if (err instanceof ApiError && err.status === 401) return w.notice(t("signIn"));
+    if (err instanceof ApiError && (err.status === 403 || err.status === 401)) {
+      // Refused for good: nothing is tried again (see sessionLater).
+      w.sessionRetry.done();
+      return w.notice(t(err.status === 403 ? "closed" : "signIn"));
+    }
     // Said once, not at each try the page makes by itself (see sessionLater).
     if (expected(err) && !w.sessionRetry.failing) w.error(t("cannotConnect"));
     throw err;
@@ -302,7 +316,9 @@ export function startSession(w: Widget): Promise<void> {
  * open the chat or write, and a page already open did neither (docs/decisions.md, "The outbox").
  */
 function sessionLater(w: Widget, err: ApiError | NetworkError) {
-  if (laterMayMend(err)) w.sessionRetry.later(() => void ensureSession(w));
+  if (laterMayMend(err)) return w.sessionRetry.later(() => void ensureSession(w));
+  // Refused for good: nothing is tried again, and the live stream, renewing, stops (watch in live-view.ts).
+  w.sessionRetry.done();
 }
 
 /**
@@ -322,7 +338,13 @@ export function sessionLapsed(w: Widget) {
  * (docs/decisions.md, "The widget's live stream").
  */
 async function renew(w: Widget): Promise<void> {
-  const session = await w.api.session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact);
+  const session = await w.api
+    .session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact)
+    .catch((err: unknown) => {
+      // The chat closed while the visitor was on the page: said as at its load (connect).
+      if (err instanceof ApiError && err.status === 403) w.notice(t("closed"));
+      throw err;
+    });
   w.api.token = session.token;
   w.storage.store({ token: session.token });
   w.lapsed = false;

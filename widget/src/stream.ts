@@ -116,6 +116,24 @@ export async function adoptOrphans(w: Widget) {
 }
 
 /**
+ * How often a page looks for outboxes closed tabs left (`orphansLeft`), whatever the `storage` events said.
+ */
+export const ORPHANS_CHECK_MS = 5000;
+
+/**
+ * Outboxes tabs closed at least `ADOPT_AFTER_MS` ago: taken (adoptOrphans). Looked for every `ORPHANS_CHECK_MS` and
+ * as the page comes to the front, not only on the `storage` event the closing tab's write raises: a browser under load
+ * may deliver that late or not at all (a tab discarded, a frame throttled), and the messages then waited for the
+ * visitor's next move (docs/decisions.md, "The outbox").
+ */
+export function orphansLeft(w: Widget, now = Date.now()): boolean {
+  return (
+    w.storage.orphaned(w.conversationId, now, ADOPT_AFTER_MS) ||
+    w.storage.orphansElsewhere(w.conversationId, now, ADOPT_AFTER_MS).length > 0
+  );
+}
+
+/**
  * Whether trying again may mend `err` (`retryMayMend`); a refused token (401) first lapses the session, so that the
  * next request renews it.
  */
@@ -204,7 +222,7 @@ export async function sendElsewhere(w: Widget) {
  * messages.)
  */
 export function restoreOutbox(w: Widget, history: Message[]) {
-  if (w.sending || w.queued.length) return;
+  if (w.sending) return;
   const kept = w.storage.outboxes(w.conversationId);
   if (!kept.length) return;
   const stored = new Set(history.map((m) => m.idempotencyKey));
@@ -215,21 +233,25 @@ export function restoreOutbox(w: Widget, history: Message[]) {
     m.after === undefined
       ? !latest?.idempotencyKey && latest?.content === m.content
       : keyless.some((h) => h.content === m.content && h.sequence > (m.after ?? 0));
-  // This page's own refused messages are in its outbox too, and shown already.
-  const shown = new Set(w.refused.map((r) => r.outgoing.key));
+  // This page's own refused and queued messages are in its outbox too, and shown already.
+  const shown = new Set([...w.refused, ...w.queued].map((r) => r.outgoing.key));
   const messages = kept.flatMap((outbox) =>
     outbox.messages.filter(
       (m, i) => !(stored.has(m.key) || shown.has(m.key) || (i === 0 && m.inFlight && takenByWords(m))),
     ),
   );
+  // Written on this page before it could connect (held with their Retry): written after these, so sent after them.
+  const later = messages.length ? w.queued.splice(0) : [];
   for (const { inFlight, after, refused, ...outgoing } of messages) {
-    if (refused) {
-      showUnsent(w, outgoing, refused);
-      continue;
-    }
-    const row = enqueue(w, outgoing);
+    const row = refused ? showUnsent(w, outgoing, refused) : enqueue(w, outgoing);
     // In flight as the page left: the live stream may yet show it stored.
-    if (inFlight) w.attempted.set(row, after ?? 0);
+    if (inFlight && !refused) w.attempted.set(row, after ?? 0);
+    later[0]?.row.before(row);
+  }
+  if (later.length) {
+    // Their hold was the want of a session, which the page now has: they go on, in the order written.
+    w.queued.push(...later);
+    resume(w);
   }
   saveOutbox(w);
   void next(w);
@@ -244,10 +266,11 @@ function unsentHere(w: Widget, { inFlight: _, after: __, refused, ...outgoing }:
 }
 
 /** A message refused for good before this page: shown as not sent, with why. */
-function showUnsent(w: Widget, outgoing: Outgoing, why: Reason) {
+function showUnsent(w: Widget, outgoing: Outgoing, why: Reason): HTMLElement {
   const row = visitorRow(w, outgoing);
   w.sent.set(row, outgoing);
   markUnsent(w, { outgoing, row }, why, false);
+  return row;
 }
 
 /** Shows the visitor's message at once and queues it to be sent. */
