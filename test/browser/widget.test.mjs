@@ -1856,6 +1856,33 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("a tab that ends without a word (no pagehide, as a killed one) leaves its messages to the tab left open within " +
+    "seconds, not an hour: the browser lets its lock go", async () => {
+    const { open, say, messagesOf, hello } = tabsOf(slowChat);
+    const text = "Left by a tab that was killed";
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
+    // This page never says it closes.
+    await first.addInitScript(() => {
+      const add = window.addEventListener;
+      window.addEventListener = function (type, ...rest) {
+        if (type !== "pagehide") add.call(this, type, ...rest);
+      };
+    });
+    const second = await open(await context.newPage());
+    const conversation = await hello(second);
+    await open(first);
+    await first.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+    await say(first, text);
+    await first.close();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 30_000 })
+      .toEqual(["Hello", "(reply)", text, "(reply)"]);
+    await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
     "as not sent on the next page, whose Retry sends it there", async () => {
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });

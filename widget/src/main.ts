@@ -131,7 +131,10 @@ export class Widget {
     this.contact = settings.contact;
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
     // Reloaded: the outbox the last page left is set aside before this page saves its own (see setAsideOutbox).
-    if (!preview) this.storage.setAsideOutbox();
+    if (!preview) {
+      this.storage.setAsideOutbox();
+      this.storage.holdTab();
+    }
     this.host.setAttribute("data-assistant-chat", "");
     // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
     this.host.lang = chooseLanguage(settings.lang);
@@ -190,15 +193,27 @@ export class Widget {
       // (docs/decisions.md, "The outbox").
       else if (this.storage.isOutbox(e.key)) setTimeout(adopt, ADOPT_AFTER_MS);
     });
-    // The same without the event, which a browser under load may deliver late or not at all (orphansLeft).
-    const lookForOrphans = () => orphansLeft(this) && adopt();
+    // The same without the event, which a browser under load may deliver late or not at all, and for tabs gone without
+    // a word (orphansLeft; seeTabs).
+    const lookForOrphans = () =>
+      void this.storage.seeTabs().then(() => {
+        if (orphansLeft(this)) return adopt();
+      });
+    lookForOrphans();
     setInterval(lookForOrphans, ORPHANS_CHECK_MS);
     addEventListener("focus", lookForOrphans);
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && lookForOrphans());
     // Closing, this tab says so: a tab open or opened next sends what it had not. Back from the browser's page cache,
     // its outbox is its own again.
-    addEventListener("pagehide", () => saveOutbox(this, true));
-    addEventListener("pageshow", (e) => e.persisted && saveOutbox(this));
+    addEventListener("pagehide", () => {
+      saveOutbox(this, true);
+      this.storage.letTabGo();
+    });
+    addEventListener("pageshow", (e) => {
+      if (!e.persisted) return;
+      this.storage.holdTab();
+      saveOutbox(this);
+    });
   }
 
   /**

@@ -33,12 +33,22 @@ export interface DraftFile {
   key: string;
 }
 
-/** A tab's outbox as kept in local storage: when it was written, and whether its tab has closed. */
+/**
+ * A tab's outbox as kept in local storage: when it was written, whether its tab has closed, and whether its tab held
+ * its lock as it wrote it (see holdTab).
+ */
 interface KeptOutbox {
   outbox: Outbox;
   at: number;
   closed?: boolean;
+  locked?: boolean;
 }
+
+/** How long a tab's lock is seen let go before its outbox is taken: a reload's page takes it again within that. */
+const GONE_AFTER_MS = 3000;
+
+/** The browser's Web Locks, where it has them (not on a page served over plain HTTP). */
+const locks = (): LockManager | undefined => (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
 
 /**
  * How long a tab's outbox may go unwritten before a page of another tab takes it over: its tab ended without a word
@@ -68,6 +78,10 @@ function inStorage<T>(use: () => T, otherwise: T): T {
 /** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
 export class VisitorStorage {
   #tab: string | null = null;
+  /** Lets this tab's lock go (holdTab); null while it holds none. */
+  #release: (() => void) | null = null;
+  /** Outboxes (by key) whose tab held no lock at the last look, and since when (seeTabs). */
+  #gone = new Map<string, number>();
 
   constructor(readonly key: string) {}
 
@@ -117,6 +131,62 @@ export class VisitorStorage {
 
   get #outboxKey() {
     return `${this.key}:outbox:${this.tab}`;
+  }
+
+  /** The name of the Web Lock the tab whose outbox is kept under `outboxKey` holds while its page lives. */
+  #lockOf(outboxKey: string) {
+    return `${this.key}:tab:${outboxKey.slice(`${this.key}:outbox:`.length)}`;
+  }
+
+  /**
+   * Holds this tab's Web Lock while its page lives. The browser lets it go when the page goes, however it goes
+   * (closed, crashed, killed in the background), so other tabs know its outbox is left even when its `pagehide` never
+   * ran or its write was lost (seeTabs); before, such an outbox waited an hour (`ABANDONED_MS`). Let go at `pagehide`
+   * (`letTabGo`: a page holding a lock is not kept in the back/forward cache) and held again at `pageshow`.
+   */
+  holdTab() {
+    const manager = locks();
+    if (!manager || this.#release) return;
+    const held = new Promise<void>((resolve) => (this.#release = resolve));
+    manager
+      .request(this.#lockOf(this.#outboxKey), () => held)
+      .catch((err: unknown) => {
+        // Refused (a sandboxed frame): the tab is known gone by pagehide alone, as where the browser has no locks.
+        if (!(err instanceof DOMException)) throw err;
+        this.#release = null;
+      });
+  }
+
+  letTabGo() {
+    this.#release?.();
+    this.#release = null;
+  }
+
+  /**
+   * Looks at which tabs hold their lock (holdTab): an outbox written while its tab held one, whose tab holds none now,
+   * is left once that has lasted `GONE_AFTER_MS` (see #orphans). Outboxes written by tabs without a lock (an older
+   * widget, a browser without Web Locks) are judged by `pagehide` and `ABANDONED_MS` alone.
+   */
+  async seeTabs(now = Date.now()) {
+    const manager = locks();
+    if (!manager) return;
+    let held: LockInfo[] = [];
+    try {
+      held = (await manager.query()).held ?? [];
+    } catch (err) {
+      if (!(err instanceof DOMException)) throw err;
+      return;
+    }
+    const alive = new Set(held.map((l) => l.name));
+    const keys = this.#outboxKeys();
+    for (const key of [...this.#gone.keys()]) if (!keys.includes(key)) this.#gone.delete(key);
+    for (const key of keys) {
+      const kept = this.#read(key);
+      // This tab's own, one its tab said closed, or one written without the lock: not judged by the lock.
+      const judged = key !== this.#outboxKey && !!kept?.locked && !kept.closed;
+      if (!judged || alive.has(this.#lockOf(key))) this.#gone.delete(key);
+      else if (!this.#gone.has(key)) this.#gone.set(key, now);
+    }
   }
 
   /**
@@ -216,7 +286,9 @@ export class VisitorStorage {
         (entry): entry is [string, KeptOutbox] =>
           !!entry[1] &&
           taken(entry[1].outbox.conversationId) &&
-          ((!!entry[1].closed && now - entry[1].at >= closedFor) || now - entry[1].at >= ABANDONED_MS),
+          ((!!entry[1].closed && now - entry[1].at >= closedFor) ||
+            now - entry[1].at >= ABANDONED_MS ||
+            now - (this.#gone.get(entry[0]) ?? now) >= GONE_AFTER_MS),
       );
   }
 
@@ -227,7 +299,7 @@ export class VisitorStorage {
 
   storeOutbox(outbox: Outbox | null, closed = false) {
     if (!outbox) return this.#remove(this.#outboxKey);
-    const kept: KeptOutbox = { outbox, at: Date.now(), closed };
+    const kept: KeptOutbox = { outbox, at: Date.now(), closed, locked: !!this.#release };
     inStorage(() => localStorage.setItem(this.#outboxKey, JSON.stringify(kept)), undefined);
   }
 
