@@ -164,6 +164,38 @@ async function queuedBehindNewConversation() {
   return { ...tabs, context, errors, first, second, conversation };
 }
 
+/** Keeps `page` from ever saying it closes (no `pagehide` listener is added): as a tab a phone's browser kills. */
+const withoutPagehide = (page) =>
+  page.addInitScript(() => {
+    const add = window.addEventListener;
+    window.addEventListener = function (type, ...rest) {
+      if (type !== "pagehide") add.call(this, type, ...rest);
+    };
+  });
+
+/**
+ * A tab whose network never carries its message (`text`) closes after writing it while another is open in the
+ * conversation: the message is sent from the open tab, once, and shows there. `prepare(closing, open)` sets the two
+ * tabs up before they load.
+ */
+async function leftToTheOpenTab(text, prepare) {
+  const { open, say, messagesOf, hello } = tabsOf(slowChat);
+  const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+  await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
+  const second = await context.newPage();
+  await prepare(first, second);
+  await open(second);
+  const conversation = await hello(second);
+  await open(first);
+  await first.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+  await say(first, text);
+  await first.close();
+  await expect.poll(() => messagesOf(conversation), { timeout: 30_000 }).toEqual(["Hello", "(reply)", text, "(reply)"]);
+  await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
+  expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+  await context.close();
+}
+
 async function droppingChat(content) {
   const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
   const drop = { content };
@@ -1533,7 +1565,7 @@ describe("the embedded widget in Chromium", () => {
   }, 240_000);
 
   it("a tab closed with a message unsent: a tab left open sends it; with none open, the next page does; a tab " +
-    "that ended without a word, once silent for an hour", async () => {
+    "that ended without a word where the browser has no Web Locks, once silent for an hour", async () => {
     // A story takes 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox. Other answers are
     // quick.
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
@@ -1569,13 +1601,9 @@ describe("the embedded widget in Chromium", () => {
     // No tab open when one closes: the page opened next sends what it left.
     await leave(second, 2, "Tell me another long story", "Left by the second tab");
     const third = await context.newPage();
-    // This page never says it closes (see the end).
-    await third.addInitScript(() => {
-      const add = window.addEventListener;
-      window.addEventListener = function (type, ...rest) {
-        if (type !== "pagehide") add.call(this, type, ...rest);
-      };
-    });
+    // This page never says it closes, and has no Web Locks (a page over plain HTTP): see the end.
+    await withoutPagehide(third);
+    await third.addInitScript(() => Object.defineProperty(Navigator.prototype, "locks", { get: () => undefined }));
     await open(third);
     await expect
       .poll(visitorMessages, { timeout: 40_000 })
@@ -1587,8 +1615,8 @@ describe("the embedded widget in Chromium", () => {
       ]);
     await shownOnce(third, "Left by the second tab");
 
-    // A tab that ends without a word (no `pagehide`, as when a phone's browser kills it in the background): its
-    // messages are taken once its outbox has been silent for an hour, by a page whose clock is past that.
+    // A tab that ends without a word (no `pagehide`, as when a phone's browser kills it in the background) and held
+    // no lock: its messages are taken once its outbox has been silent for an hour, by a page whose clock is past that.
     await leave(third, 4, "Tell me a third long story", "Left by the killed tab");
     const fourth = await context.newPage();
     await fourth.clock.install({ time: Date.now() + 61 * 60_000 });
@@ -1831,57 +1859,24 @@ describe("the embedded widget in Chromium", () => {
     await other.context.close();
   }, 120_000);
 
-  it("a tab that never hears the closing tab's storage event still takes the messages it left, a few seconds " +
-    "later", async () => {
-    const { open, say, messagesOf, hello } = tabsOf(slowChat);
-    const text = "Left by a tab whose closing went unheard";
-    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
-    const second = await context.newPage();
-    // A browser under load may deliver the event late or not at all: this tab hears none about outboxes.
-    await second.addInitScript(() =>
-      addEventListener("storage", (e) => e.key?.includes(":outbox:") && e.stopImmediatePropagation(), true),
-    );
-    await open(second);
-    const conversation = await hello(second);
-    await open(first);
-    await first.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
-    await say(first, text);
-    await first.close();
-    await expect
-      .poll(() => messagesOf(conversation), { timeout: 30_000 })
-      .toEqual(["Hello", "(reply)", text, "(reply)"]);
-    await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
-    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
-    await context.close();
-  }, 90_000);
+  it(
+    "a tab that never hears the closing tab's storage event still takes the messages it left, a few seconds on",
+    () =>
+      // A browser under load may deliver the event late or not at all: the open tab hears none about outboxes.
+      leftToTheOpenTab("Left by a tab whose closing went unheard", (_closing, open) =>
+        open.addInitScript(() =>
+          addEventListener("storage", (e) => e.key?.includes(":outbox:") && e.stopImmediatePropagation(), true),
+        ),
+      ),
+    90_000,
+  );
 
-  it("a tab that ends without a word (no pagehide, as a killed one) leaves its messages to the tab left open within " +
-    "seconds, not an hour: the browser lets its lock go", async () => {
-    const { open, say, messagesOf, hello } = tabsOf(slowChat);
-    const text = "Left by a tab that was killed";
-    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
-    // This page never says it closes.
-    await first.addInitScript(() => {
-      const add = window.addEventListener;
-      window.addEventListener = function (type, ...rest) {
-        if (type !== "pagehide") add.call(this, type, ...rest);
-      };
-    });
-    const second = await open(await context.newPage());
-    const conversation = await hello(second);
-    await open(first);
-    await first.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
-    await say(first, text);
-    await first.close();
-    await expect
-      .poll(() => messagesOf(conversation), { timeout: 30_000 })
-      .toEqual(["Hello", "(reply)", text, "(reply)"]);
-    await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
-    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
-    await context.close();
-  }, 90_000);
+  it(
+    "a tab that ends without a word (no pagehide, as a killed one) leaves its messages to the tab left open within " +
+      "seconds, not an hour: the browser lets its lock go",
+    () => leftToTheOpenTab("Left by a tab that was killed", (closing) => withoutPagehide(closing)),
+    90_000,
+  );
 
   it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
     "as not sent on the next page, whose Retry sends it there", async () => {
