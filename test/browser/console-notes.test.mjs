@@ -42,6 +42,15 @@ afterAll(async () => {
 /** The visitor's widget, open. */
 const visitor = () => openVisitor(app.browser, host.url);
 
+/** A visitor who wrote `text` and has the assistant's answer, and their conversation (found by its words). */
+async function answered(text) {
+  const v = await visitor();
+  await v.send(text);
+  await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
+  const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
+  return { v, conversation: results.find((c) => c.lastMessage?.includes(text) || c.title?.includes(text)) };
+}
+
 /**
  * Takes the conversation open on `page` over, and waits for Hand back. Should that not show, the request's answer
  * tells whether the request or the page's state is at fault.
@@ -60,11 +69,7 @@ let conversationId;
 describe("Private notes and canned responses in Chromium", () => {
   it("a note while the assistant serves, a canned reply by `/` with its variables filled, a note by the switch; " +
     "the visitor sees only the reply", async () => {
-    const v = await visitor();
-    await v.send("Where is my parcel?");
-    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
-    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
-    const conversation = results[0];
+    const { v, conversation } = await answered("Where is my parcel?");
     conversationId = conversation.id;
     const contactName = conversation.contact.name;
 
@@ -237,11 +242,10 @@ describe("Private notes and canned responses in Chromium", () => {
   }, 120_000);
 
   it("a reply with files: each uploads as chosen; a refused one says why; the visitor gets the sent one", async () => {
-    const v = await visitor();
-    await v.send("Can you send me the invoice?");
-    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
-    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
-    const { id } = results.find((c) => c.lastMessage?.includes("the invoice") || c.title?.includes("the invoice"));
+    const {
+      v,
+      conversation: { id },
+    } = await answered("Can you send me the invoice?");
     const { context, page, errors } = await ownerOn(app, `/conversations/${id}`);
     await takeOver(page);
 
@@ -349,11 +353,10 @@ describe("Private notes and canned responses in Chromium", () => {
   // Last: its conversation is not in the screenshots above.
   it("the reply box: Enter sends, Shift+Enter adds a line, Enter picks from the open `/` list, an input method's " +
     "Enter is its own", async () => {
-    const v = await visitor();
-    await v.send("Can I change my address?");
-    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
-    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
-    const { id } = results.find((c) => c.lastMessage?.includes("my address") || c.title?.includes("my address"));
+    const {
+      v,
+      conversation: { id },
+    } = await answered("Can I change my address?");
     const replies = async () =>
       (await app.server.api(`/messages/?conversation=${id}`, { method: "GET" })).results
         .filter((m) => m.senderType === "user")
