@@ -19,6 +19,7 @@ import {
   memberInNewGroup,
   ownerScreenshots,
   LOCAL_KB_MODELS,
+  takeOver,
 } from "./console-helpers.mjs";
 
 let app, ada, grace, graceFirst, graceSecond, member, inboxName;
@@ -334,7 +335,7 @@ describe("Contacts in Chromium", () => {
     expect(await panel.textContent()).not.toContain("grace@example.com");
     expect(await panel.getByRole("link", { name: "Open the contact's page" }).count()).toBe(0);
     // The conversation works: taken over and answered.
-    await page.getByRole("button", { name: "Take over" }).click();
+    await takeOver(page);
     await page.getByRole("combobox", { name: "Your reply" }).fill("Sam here, I will check.");
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator(".transcript .msg.sender-user", { hasText: "Sam here, I will check." }).waitFor();

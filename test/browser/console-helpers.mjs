@@ -461,6 +461,18 @@ export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {
   return { bot, webChat: id, host: await widgetHostPage(app.base, () => id) };
 }
 
+/**
+ * Takes the conversation open on the console's `page` over, and waits for Hand back. Should that not show, the
+ * request's answer tells whether the request or the page's state is at fault.
+ */
+export async function takeOver(page) {
+  const taken = page.waitForResponse((res) => res.url().endsWith("/take-over/"));
+  await page.getByRole("button", { name: "Take over" }).click();
+  const answer = await taken;
+  if (answer.status() !== 200) throw new Error(`Take over answered ${answer.status()}: ${await answer.text()}`);
+  await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+}
+
 /** A visitor on the site at `url` with the widget open; `send` waits for their own message in it. */
 export async function openVisitor(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });

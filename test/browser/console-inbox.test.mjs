@@ -20,6 +20,7 @@ import {
   PHONE,
   ownerScreenshots,
   signInOwner,
+  takeOver,
 } from "./console-helpers.mjs";
 
 let app, host, bot;
@@ -173,8 +174,7 @@ describe("Conversations inbox in Chromium", () => {
 
     // Taken over; a visitor's message has the tab mark it read and read the record again (both answers held);
     // the member hands back; the held answers, taken before the hand-back, arrive after it and change nothing.
-    await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    await takeOver(page);
     const conversation = `/api/v1/conversations/${id}/`;
     answers.hold((request) => [conversation, `${conversation}read/`].includes(new URL(request.url()).pathname));
     const answered = answers.bodies().length;

@@ -18,6 +18,7 @@ import {
   openVisitor,
   webChatSite,
   ownerScreenshots,
+  takeOver,
 } from "./console-helpers.mjs";
 
 let app, host, webChat;
@@ -49,17 +50,6 @@ async function answered(text) {
   await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
   const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
   return { v, conversation: results.find((c) => c.lastMessage?.includes(text) || c.title?.includes(text)) };
-}
-
-/**
- * Takes the conversation open on `page` over, and waits for Hand back. Should that not show, the request's answer
- * tells whether the request or the page's state is at fault.
- */
-async function takeOver(page) {
-  const taken = page.waitForResponse((res) => res.url().endsWith("/take-over/"));
-  await page.getByRole("button", { name: "Take over" }).click();
-  expect((await taken).status()).toBe(200);
-  await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
 }
 
 const NOTE = "VIP customer: refund approved by Dana";

@@ -6,7 +6,15 @@
 // A visitor who writes again instead of rating is asked no more (the conversation is open again).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots, shotsDir } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  ownerOn,
+  startConsole,
+  webChatSite,
+  ownerScreenshots,
+  shotsDir,
+  takeOver,
+} from "./console-helpers.mjs";
 
 const widgetShots = shotsDir("widget");
 let app, host, webChat;
@@ -55,7 +63,7 @@ describe("typing indicators and the satisfaction rating", () => {
 
     const { context: consoleContext, page: operator, errors } = await ownerOn(app, `/conversations/${id}`);
     await operator.locator(".transcript .msg.sender-contact").first().waitFor();
-    await operator.getByRole("button", { name: "Take over" }).click();
+    await takeOver(operator);
     // 10 s: the takeover's write and broadcast, on a machine running other browser files beside this one.
     await visitor
       .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })

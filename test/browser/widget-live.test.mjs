@@ -19,6 +19,7 @@ import {
   LOCAL_LLM,
   signInOwner,
   shotsDir,
+  takeOver,
 } from "./console-helpers.mjs";
 
 const shots = shotsDir("widget");
@@ -121,7 +122,7 @@ describe("the widget's live stream over a long conversation", () => {
     await signInOwner(app, context);
     await page.goto(`${app.base}/console/conversations/${id}`);
     await page.locator(".transcript .msg.sender-contact").first().waitFor();
-    await page.getByRole("button", { name: "Take over" }).click();
+    await takeOver(page);
     // The visitor is told a person joined, by name.
     await v.page
       .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
