@@ -164,6 +164,28 @@ async function queuedBehindNewConversation() {
   return { ...tabs, context, errors, first, second, conversation };
 }
 
+/** The server busy (503): a refusal the widget may try again after. */
+const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
+
+/**
+ * The chat, open, its conversation begun ("Hello" answered), with `text` then written and refused (`busy`) once: it
+ * shows "Not sent". Its later sends go through.
+ */
+async function notSentOnce(text) {
+  const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+  const { open, say, messagesOf, hello } = tabsOf(chat.id);
+  let refusing = true;
+  await context.route("**/public/messages/", (route) =>
+    refusing && route.request().postDataJSON().content === text ? busy(route) : route.continue(),
+  );
+  await open(page);
+  const conversation = await hello(page);
+  await say(page, text);
+  await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+  refusing = false;
+  return { context, page, errors, messagesOf, conversation, say };
+}
+
 /** Keeps `page` from ever saying it closes (no `pagehide` listener is added): as a tab a phone's browser kills. */
 const withoutPagehide = (page) =>
   page.addInitScript(() => {
@@ -989,19 +1011,8 @@ describe("the embedded widget in Chromium", () => {
 
   it("a message not sent, then pages that cannot connect (the session, then the conversation's read, fails for a " +
     "while): the last of them sends it once the service answers, by itself", async () => {
-    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, messagesOf, hello } = tabsOf(chat.id);
     const text = "Kept: the parcel for order 4471";
-    const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
-    let refusing = true;
-    await context.route("**/public/messages/", (route) =>
-      refusing && route.request().postDataJSON().content === text ? busy(route) : route.continue(),
-    );
-    await open(page);
-    const conversation = await hello(page);
-    await say(page, text);
-    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
-    refusing = false;
+    const { context, page, errors, messagesOf, conversation } = await notSentOnce(text);
     // Pages that cannot start the session (the network): the first leaves before it could show the message.
     let sessions = "down";
     await context.route("**/public/session/", (route) =>
@@ -1041,11 +1052,7 @@ describe("the embedded widget in Chromium", () => {
     await open(page);
     const conversation = await hello(page);
     let down = true;
-    await context.route("**/public/session/", (route) =>
-      down
-        ? route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } })
-        : route.continue(),
-    );
+    await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
     await page.reload();
     await page.locator("button.launcher").click();
     await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
@@ -1067,19 +1074,8 @@ describe("the embedded widget in Chromium", () => {
 
   it("a message the last page left, then one written while the reloaded page cannot connect: once it connects by " +
     "itself, both are sent in the order written and shown so", async () => {
-    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, messagesOf, hello } = tabsOf(chat.id);
     const [left, written] = ["Left by the last page", "Written while the chat was away"];
-    const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
-    let refusing = true;
-    await context.route("**/public/messages/", (route) =>
-      refusing && route.request().postDataJSON().content === left ? busy(route) : route.continue(),
-    );
-    await open(page);
-    const conversation = await hello(page);
-    await say(page, left);
-    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
-    refusing = false;
+    const { context, page, errors, messagesOf, conversation, say } = await notSentOnce(left);
     let down = true;
     await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
     await page.reload();
