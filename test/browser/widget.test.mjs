@@ -186,6 +186,22 @@ async function notSentOnce(text) {
   return { context, page, errors, messagesOf, conversation, say };
 }
 
+/**
+ * `page` reloaded while no session can be had (`busy`), and `text` written there: it shows "Not sent" (`mine`, its
+ * row) until `sessionsBack` lets sessions start again.
+ */
+async function writtenWhileAway({ context, page, say }, text) {
+  let down = true;
+  await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
+  await page.reload();
+  await page.locator("button.launcher").click();
+  await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
+  await say(page, text);
+  const mine = page.getByRole("article", { name: "You" }).filter({ hasText: text });
+  await mine.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+  return { mine, sessionsBack: () => (down = false) };
+}
+
 /** Keeps `page` from ever saying it closes (no `pagehide` listener is added): as a tab a phone's browser kills. */
 const withoutPagehide = (page) =>
   page.addInitScript(() => {
@@ -1051,15 +1067,8 @@ describe("the embedded widget in Chromium", () => {
     const text = "Written while the chat was away";
     await open(page);
     const conversation = await hello(page);
-    let down = true;
-    await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
-    await page.reload();
-    await page.locator("button.launcher").click();
-    await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
-    await say(page, text);
-    const mine = page.getByRole("article", { name: "You" }).filter({ hasText: text });
-    await mine.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
-    down = false;
+    const { mine, sessionsBack } = await writtenWhileAway({ context, page, say }, text);
+    sessionsBack();
     // The page connects by itself: the conversation shows, and the message not sent stays, last, with its Retry.
     await page.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
     await mine.getByRole("button", { name: "Retry" }).click();
@@ -1076,14 +1085,8 @@ describe("the embedded widget in Chromium", () => {
     "itself, both are sent in the order written and shown so", async () => {
     const [left, written] = ["Left by the last page", "Written while the chat was away"];
     const { context, page, errors, messagesOf, conversation, say } = await notSentOnce(left);
-    let down = true;
-    await context.route("**/public/session/", (route) => (down ? busy(route) : route.continue()));
-    await page.reload();
-    await page.locator("button.launcher").click();
-    await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
-    await say(page, written);
-    await page.getByRole("article", { name: "You" }).filter({ hasText: written }).getByRole("alert").waitFor();
-    down = false;
+    const { sessionsBack } = await writtenWhileAway({ context, page, say }, written);
+    sessionsBack();
     await expect
       .poll(() => messagesOf(conversation), { timeout: 30_000 })
       .toEqual(["Hello", "(reply)", left, "(reply)", written, "(reply)"]);
