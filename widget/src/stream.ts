@@ -115,16 +115,14 @@ export async function adoptOrphans(w: Widget) {
   if (w.conversationId === conversationId) restoreOutbox(w, history);
 }
 
-/**
- * How often a page looks for outboxes closed tabs left (`orphansLeft`), whatever the `storage` events said.
- */
+/** How often a page looks for outboxes closed tabs left (`orphansLeft`), whatever the `storage` events said. */
 export const ORPHANS_CHECK_MS = 5000;
 
 /**
- * Outboxes tabs closed at least `ADOPT_AFTER_MS` ago: taken (adoptOrphans). Looked for every `ORPHANS_CHECK_MS` and
- * as the page comes to the front, not only on the `storage` event the closing tab's write raises: a browser under load
- * may deliver that late or not at all (a tab discarded, a frame throttled), and the messages then waited for the
- * visitor's next move (docs/decisions.md, "The outbox").
+ * Outboxes tabs closed at least `ADOPT_AFTER_MS` ago, or left by tabs gone without a word (`seeTabs` in session.ts):
+ * taken (adoptOrphans). Looked for every `ORPHANS_CHECK_MS` and as the page comes to the front, not only on the
+ * `storage` event the closing tab's write raises: a browser under load may deliver that late or not at all, and the
+ * messages then waited for the visitor's next move (docs/decisions.md, "The outbox").
  */
 export function orphansLeft(w: Widget, now = Date.now()): boolean {
   return (
