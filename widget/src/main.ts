@@ -133,7 +133,10 @@ export class Widget {
     // Reloaded: the outbox the last page left is set aside before this page saves its own (see setAsideOutbox).
     if (!preview) {
       this.storage.setAsideOutbox();
+      // Held while the page lives, whatever it shows (see holdTab); let go as it leaves, for the back/forward cache.
       this.storage.holdTab();
+      addEventListener("pagehide", () => this.storage.letTabGo());
+      addEventListener("pageshow", (e) => e.persisted && this.storage.holdTab());
     }
     this.host.setAttribute("data-assistant-chat", "");
     // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
@@ -205,15 +208,8 @@ export class Widget {
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && lookForOrphans());
     // Closing, this tab says so: a tab open or opened next sends what it had not. Back from the browser's page cache,
     // its outbox is its own again.
-    addEventListener("pagehide", () => {
-      saveOutbox(this, true);
-      this.storage.letTabGo();
-    });
-    addEventListener("pageshow", (e) => {
-      if (!e.persisted) return;
-      this.storage.holdTab();
-      saveOutbox(this);
-    });
+    addEventListener("pagehide", () => saveOutbox(this, true));
+    addEventListener("pageshow", (e) => e.persisted && saveOutbox(this));
   }
 
   /**
