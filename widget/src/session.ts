@@ -52,7 +52,8 @@ const locks = (): LockManager | undefined => (globalThis.navigator as { locks?: 
 
 /**
  * How long a tab's outbox may go unwritten before a page of another tab takes it over: its tab ended without a word
- * (a phone's browser killed in the background). A tab that closes says so (`pagehide`) and needs no wait.
+ * (a phone's browser killed it in the background) and held no lock to tell (a browser without Web Locks, an older
+ * widget; see holdTab). A tab that closes says so (`pagehide`) and needs no wait.
  */
 export const ABANDONED_MS = 60 * 60_000;
 
