@@ -308,6 +308,14 @@ export const LIVE_IDLE_MS = 30_000;
 export const expected = (err: unknown): err is ApiError | NetworkError =>
   err instanceof ApiError || err instanceof NetworkError;
 
+/**
+ * For the `.catch` of work whose failure needs nothing more (told already, or tried again later): an `expected` error
+ * ends there, any other (a programming error) is thrown on.
+ */
+export const unlessExpected = (err: unknown) => {
+  if (!expected(err)) throw err;
+};
+
 async function failure(res: Response): Promise<ApiError> {
   let text: string;
   try {

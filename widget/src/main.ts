@@ -9,7 +9,7 @@
 // theme, session (storage, session, pre-chat form), messages (the log's rows), stream (sending and
 // the streamed reply), live-view (the live stream's events), attachments, speech, share, rating
 // (CSAT), typing, and i18n (the visitor's language: every text the widget itself shows).
-import { Api, expected, type Config, type Contact, type Message, type Outgoing } from "./api";
+import { Api, expected, unlessExpected, type Config, type Contact, type Message, type Outgoing } from "./api";
 import { filePicker, restoreFiles, type PendingFile } from "./attachments";
 import { h, icon, safeUrl } from "./dom";
 import { chooseLanguage, t } from "./i18n";
@@ -186,9 +186,6 @@ export class Widget {
     if (!c.isActive) return this.notice(t("closed"));
     if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
     // Not reachable now: this tab stays where it is, and follows (or adopts) at the next change.
-    const unlessExpected = (err: unknown) => {
-      if (!expected(err)) throw err;
-    };
     const adopt = () => adoptOrphans(this).catch(unlessExpected);
     addEventListener("storage", (e) => {
       if (e.key === this.storage.key) this.follow().catch(unlessExpected);
@@ -227,12 +224,7 @@ export class Widget {
     } catch (err) {
       // Its messages not read (the network, the server busy): followed by itself a moment later. Waiting for the next
       // `storage` event, the tab stayed in the conversation the visitor had left, and sent their next message there.
-      if (expected(err) && laterMayMend(err))
-        this.followRetry.later(() =>
-          this.follow().catch((again) => {
-            if (!expected(again)) throw again;
-          }),
-        );
+      if (expected(err) && laterMayMend(err)) this.followRetry.later(() => this.follow().catch(unlessExpected));
       throw err;
     }
   }

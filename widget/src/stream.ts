@@ -1,6 +1,15 @@
 // Sending the visitor's message and streaming the reply into the log: files and metadata made
 // ready first, a message the server did not take marked "Not sent" with a Retry (same key).
-import { ApiError, expected, type Attachment, type Message, type Metadata, newKey, type Outgoing } from "./api";
+import {
+  ApiError,
+  expected,
+  unlessExpected,
+  type Attachment,
+  type Message,
+  type Metadata,
+  newKey,
+  type Outgoing,
+} from "./api";
 import { keepFiles } from "./attachments";
 import { h } from "./dom";
 import { t } from "./i18n";
@@ -147,13 +156,11 @@ function mendable(w: Widget, err: ApiError | NetworkError | StreamEnded): boolea
  * open with nothing to do never had (docs/decisions.md, "The outbox").
  */
 function orphansLater(w: Widget) {
-  // A refused token (401) is renewed first, as a send renews it.
+  // A refused token (401) is renewed first, as a send renews it. A failure is tried again later (see above).
   w.orphansRetry.later(() =>
     ensureSession(w)
       .then((ready) => (ready ? adoptOrphans(w) : undefined))
-      .catch((err) => {
-        if (!expected(err)) throw err; // tried again later (see above)
-      }),
+      .catch(unlessExpected),
   );
 }
 
@@ -301,10 +308,8 @@ type Queued = Widget["queued"][number];
 function next(w: Widget): Promise<void> | undefined {
   if (w.busy || w.stalled) return;
   const first = w.queued.shift();
-  if (!first)
-    return adoptOrphans(w).catch((err) => {
-      if (!expected(err)) throw err; // the network or the API: the next idle moment tries again
-    });
+  // Nothing of its own: other tabs' messages; failing (the network, the API), the next idle moment tries again.
+  if (!first) return adoptOrphans(w).catch(unlessExpected);
   return deliver(w, first);
 }
 

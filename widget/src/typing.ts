@@ -1,6 +1,6 @@
 // Typing, both ways: a human agent's "is typing…" line in the widget, and the visitor's own typing
 // told to the operators (throttled).
-import { type Api, expected } from "./api";
+import { type Api, unlessExpected } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
 
@@ -76,9 +76,8 @@ export class TypingSignal {
   }
 
   #send(conversationId: string, typing: boolean) {
-    this.api.typing(conversationId, typing).catch((err) => {
-      if (!expected(err)) throw err; // a lost typing signal only costs the indicator
-    });
+    // A lost typing signal only costs the indicator.
+    this.api.typing(conversationId, typing).catch(unlessExpected);
   }
 }
 
