@@ -1877,6 +1877,23 @@ describe("the embedded widget in Chromium", () => {
     90_000,
   );
 
+  it(
+    "a tab the browser duplicated takes a name of its own: what it leaves unsent is not its original's to overwrite",
+    () =>
+      // Duplicate copies the tab's session storage, its name there included: both tabs begin with the one name.
+      leftToTheOpenTab("Left by a duplicated tab", (closing, open) =>
+        Promise.all(
+          [open, closing].map((tab) =>
+            tab.addInitScript(
+              (key) => sessionStorage.getItem(key) ?? sessionStorage.setItem(key, "twin"),
+              `assistant-chat:${slowChat}:tab`,
+            ),
+          ),
+        ),
+      ),
+    90_000,
+  );
+
   it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
     "as not sent on the next page, whose Retry sends it there", async () => {
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });

@@ -81,7 +81,7 @@ export class VisitorStorage {
   #tab: string | null = null;
   /** Lets this tab's lock go (holdTab); null while it holds none. */
   #release: (() => void) | null = null;
-  /** Outboxes (by key) whose tab held no lock at the last look, and since when (seeTabs). */
+  /** Outboxes and other tabs' open pages (by key) whose tab held no lock at the last look, and since when (seeTabs). */
   #gone = new Map<string, number>();
 
   constructor(readonly key: string) {}
@@ -94,16 +94,31 @@ export class VisitorStorage {
     inStorage(() => localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values })), undefined);
   }
 
-  /** This tab's name, kept in its session storage: a reload is the same tab, another tab is another. */
+  /**
+   * This tab's name, kept in its session storage: a reload is the same tab, another tab is another. A tab the browser
+   * duplicated starts with a copy of its original's session storage, name included, while the original's page is
+   * still open (it says so under `#openKey` from holdTab to letTabGo): the copy takes a name of its own, or the two
+   * tabs would share one outbox, each overwriting what the other left unsent.
+   */
   get tab(): string {
     if (this.#tab) return this.#tab;
     const name = newKey();
     this.#tab = inStorage(() => {
       const kept = sessionStorage.getItem(`${this.key}:tab`);
-      if (!kept) sessionStorage.setItem(`${this.key}:tab`, name);
-      return kept || name;
+      if (kept && localStorage.getItem(this.#openKey(kept)) === null) return kept;
+      sessionStorage.setItem(`${this.key}:tab`, name);
+      return name;
     }, name);
     return this.#tab;
+  }
+
+  /**
+   * Where the page of tab `tab` says it is open. Left behind by a page that ended without `pagehide` (its next page
+   * then takes a new name, and its outbox is taken as another tab's: seeTabs), and forgotten once its lock is seen let
+   * go for `GONE_AFTER_MS`.
+   */
+  #openKey(tab: string) {
+    return `${this.key}:open:${tab}`;
   }
 
   /** What the visitor has written and not sent, kept for the tab: its next page of the site, a reload. */
@@ -134,9 +149,9 @@ export class VisitorStorage {
     return `${this.key}:outbox:${this.tab}`;
   }
 
-  /** The name of the Web Lock the tab whose outbox is kept under `outboxKey` holds while its page lives. */
-  #lockOf(outboxKey: string) {
-    return `${this.key}:tab:${outboxKey.slice(`${this.key}:outbox:`.length)}`;
+  /** The name of the Web Lock tab `tab` holds while its page lives (holdTab). */
+  #lockOf(tab: string) {
+    return `${this.key}:tab:${tab}`;
   }
 
   /**
@@ -146,11 +161,12 @@ export class VisitorStorage {
    * (`letTabGo`: a page holding a lock is not kept in the back/forward cache) and held again at `pageshow`.
    */
   holdTab() {
+    inStorage(() => localStorage.setItem(this.#openKey(this.tab), String(Date.now())), undefined);
     const manager = locks();
     if (!manager || this.#release) return;
     const held = new Promise<void>((resolve) => (this.#release = resolve));
     manager
-      .request(this.#lockOf(this.#outboxKey), () => held)
+      .request(this.#lockOf(this.tab), () => held)
       .catch((err: unknown) => {
         // Refused (a sandboxed frame): the tab is known gone by pagehide alone, as where the browser has no locks.
         if (!(err instanceof DOMException)) throw err;
@@ -159,6 +175,7 @@ export class VisitorStorage {
   }
 
   letTabGo() {
+    this.#remove(this.#openKey(this.tab));
     this.#release?.();
     this.#release = null;
   }
@@ -180,14 +197,20 @@ export class VisitorStorage {
     }
     const alive = new Set(held.map((l) => l.name));
     const keys = this.#outboxKeys();
-    for (const key of [...this.#gone.keys()]) if (!keys.includes(key)) this.#gone.delete(key);
+    const opened = this.#keys(this.#openKey("")).filter((key) => key !== this.#openKey(this.tab));
+    for (const key of [...this.#gone.keys()]) if (!keys.includes(key) && !opened.includes(key)) this.#gone.delete(key);
+    const see = (key: string, lock: string, judged: boolean) => {
+      if (!judged || alive.has(lock)) this.#gone.delete(key);
+      else if (!this.#gone.has(key)) this.#gone.set(key, now);
+      return now - (this.#gone.get(key) ?? now) >= GONE_AFTER_MS;
+    };
     for (const key of keys) {
       const kept = this.#read(key);
       // This tab's own, one its tab said closed, or one written without the lock: not judged by the lock.
-      const judged = key !== this.#outboxKey && !!kept?.locked && !kept.closed;
-      if (!judged || alive.has(this.#lockOf(key))) this.#gone.delete(key);
-      else if (!this.#gone.has(key)) this.#gone.set(key, now);
+      const tab = key.slice(`${this.key}:outbox:`.length);
+      see(key, this.#lockOf(tab), key !== this.#outboxKey && !!kept?.locked && !kept.closed);
     }
+    for (const key of opened) if (see(key, this.#lockOf(key.slice(this.#openKey("").length)), true)) this.#remove(key);
   }
 
   /**
@@ -305,8 +328,13 @@ export class VisitorStorage {
   }
 
   #outboxKeys(): string[] {
+    return this.#keys(`${this.key}:outbox:`);
+  }
+
+  /** The keys in local storage that begin with `prefix`. */
+  #keys(prefix: string): string[] {
     const keys = () => Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
-    return inStorage(keys, []).filter((k): k is string => this.isOutbox(k));
+    return inStorage(keys, []).filter((k): k is string => !!k?.startsWith(prefix));
   }
 
   #read(key: string): KeptOutbox | null {
