@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
+import { CHROMIUM_ARGS, createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { identityDigest, signVisitorToken } from "../../src/services/widget/tokens";
 import { ACME_HELP, axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
@@ -1186,6 +1186,51 @@ describe("the embedded widget in Chromium", () => {
     expect(ring).not.toBe(header);
     expect(errors).toEqual([]);
     await context.close();
+  }, 60_000);
+
+  it("a page the visitor comes back to (Back) is restored from the back/forward cache, and its chat goes on: a " +
+    "person's reply shows, the visitor's next message is sent, its tab's lock is held again", async () => {
+    // Playwright turns the cache off; a browser of its own here has it on, as a visitor's has.
+    const { chromium } = await import("playwright-core");
+    const caching = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ["--disable-back-forward-cache"],
+    });
+    const { context, page, errors } = await pageWithErrors(caching, { viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
+    await page.goto(`${host.url}/?chat=${chat.id}`);
+    await page.locator("button.launcher").click();
+    const conversation = await answeredThenTakenOver(page, "Hello");
+    // Another page of the site, with the chat too: the same tab, its lock now held there.
+    await page.goto(`${host.url}/elsewhere?chat=${chat.id}`);
+    await page.locator("button.launcher").waitFor();
+    await page.goBack({ waitUntil: "commit" });
+    // Restored, not loaded again: a page holding its lock (or other things the cache refuses) would be.
+    await expect.poll(() => page.evaluate(() => window.restored)).toBe(true);
+    await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "Back again?" } });
+    await page.locator(".row.agent", { hasText: "Back again?" }).waitFor({ timeout: 15_000 });
+    await page.getByRole("textbox", { name: "Message" }).fill("Yes, I am back");
+    await page.keyboard.press("Enter");
+    const { messagesOf } = tabsOf(chat.id);
+    await expect
+      .poll(() => messagesOf(conversation.id), { timeout: 15_000 })
+      .toEqual(["Hello", "(reply)", "(reply)", "Yes, I am back"]);
+    // Held again under the tab's name, which the page that came between kept: the same tab, not a copy of it.
+    const tabLocks = (key) =>
+      navigator.locks
+        .query()
+        .then(({ held }) => held.map((l) => l.name).filter((name) => name.includes(":tab:")))
+        .then((names) => [names, `${key}:tab:${sessionStorage.getItem(`${key}:tab`)}`]);
+    await expect
+      .poll(async () => {
+        const [names, ours] = await page.evaluate(tabLocks, `assistant-chat:${chat.id}`);
+        return names.length === 1 && names[0] === ours;
+      })
+      .toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+    await caching.close();
   }, 60_000);
 
   it("a live stream whose token lapsed while the session could not be renewed (the network, for a while) goes on " +

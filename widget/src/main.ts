@@ -121,6 +121,8 @@ export class Widget {
   /** The visitor's token was refused: the next request renews the session rather than starting it (session.ts). */
   lapsed = false;
   readonly storage: VisitorStorage;
+  /** The tab's name is known and its last page's outbox set aside (see the constructor). */
+  claimed: Promise<void> = Promise.resolve();
 
   constructor(
     readonly settings: Settings & { webChatId: string; baseUrl: string },
@@ -130,11 +132,11 @@ export class Widget {
     this.api = new Api(settings.baseUrl, settings.webChatId);
     this.contact = settings.contact;
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
-    // Reloaded: the outbox the last page left is set aside before this page saves its own (see setAsideOutbox).
     if (!preview) {
-      this.storage.setAsideOutbox();
-      // Held while the page lives, whatever it shows (see holdTab); let go as it leaves, for the back/forward cache.
-      this.storage.holdTab();
+      // The tab's name known (a duplicated tab takes its own) and its lock held while the page lives, whatever it
+      // shows (claimTab); then, reloaded, the outbox the last page left is set aside before this page saves its own
+      // (see setAsideOutbox). The lock is let go as the page leaves, for the back/forward cache.
+      this.claimed = this.storage.claimTab().then(() => this.storage.setAsideOutbox());
       addEventListener("pagehide", () => this.storage.letTabGo());
       addEventListener("pageshow", (e) => e.persisted && this.storage.holdTab());
     }
@@ -171,7 +173,7 @@ export class Widget {
   async start() {
     if (this.preview) return this.previewed();
     try {
-      this.config = await this.api.config();
+      [this.config] = await Promise.all([this.api.config(), this.claimed]);
     } catch (err) {
       if (!expected(err)) throw err;
       console.error("assistant chat: cannot load", err);

@@ -47,6 +47,12 @@ interface KeptOutbox {
 /** How long a tab's lock is seen let go before its outbox is taken: a reload's page takes it again within that. */
 const GONE_AFTER_MS = 3000;
 
+/**
+ * How long a page waits for its tab's lock as it starts (claimTab): the page it follows in the tab lets it go as it
+ * leaves, a moment later at most; held longer, another tab holds it.
+ */
+const CLAIM_WAIT_MS = 1500;
+
 /** The browser's Web Locks, where it has them (not on a page served over plain HTTP). */
 const locks = (): LockManager | undefined => (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
 
@@ -81,7 +87,7 @@ export class VisitorStorage {
   #tab: string | null = null;
   /** Lets this tab's lock go (holdTab); null while it holds none. */
   #release: (() => void) | null = null;
-  /** Outboxes and other tabs' open pages (by key) whose tab held no lock at the last look, and since when (seeTabs). */
+  /** Outboxes (by key) whose tab held no lock at the last look, and since when (seeTabs). */
   #gone = new Map<string, number>();
 
   constructor(readonly key: string) {}
@@ -94,31 +100,16 @@ export class VisitorStorage {
     inStorage(() => localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values })), undefined);
   }
 
-  /**
-   * This tab's name, kept in its session storage: a reload is the same tab, another tab is another. A tab the browser
-   * duplicated starts with a copy of its original's session storage, name included, while the original's page is
-   * still open (it says so under `#openKey` from holdTab to letTabGo): the copy takes a name of its own, or the two
-   * tabs would share one outbox, each overwriting what the other left unsent.
-   */
+  /** This tab's name, kept in its session storage: a reload is the same tab, another tab is another (see claimTab). */
   get tab(): string {
     if (this.#tab) return this.#tab;
     const name = newKey();
     this.#tab = inStorage(() => {
       const kept = sessionStorage.getItem(`${this.key}:tab`);
-      if (kept && localStorage.getItem(this.#openKey(kept)) === null) return kept;
-      sessionStorage.setItem(`${this.key}:tab`, name);
-      return name;
+      if (!kept) sessionStorage.setItem(`${this.key}:tab`, name);
+      return kept || name;
     }, name);
     return this.#tab;
-  }
-
-  /**
-   * Where the page of tab `tab` says it is open. Left behind by a page that ended without `pagehide` (its next page
-   * then takes a new name, and its outbox is taken as another tab's: seeTabs), and forgotten once its lock is seen let
-   * go for `GONE_AFTER_MS`.
-   */
-  #openKey(tab: string) {
-    return `${this.key}:open:${tab}`;
   }
 
   /** What the visitor has written and not sent, kept for the tab: its next page of the site, a reload. */
@@ -149,9 +140,30 @@ export class VisitorStorage {
     return `${this.key}:outbox:${this.tab}`;
   }
 
-  /** The name of the Web Lock tab `tab` holds while its page lives (holdTab). */
-  #lockOf(tab: string) {
-    return `${this.key}:tab:${tab}`;
+  /** The name of the Web Lock the tab whose outbox is kept under `outboxKey` holds while its page lives. */
+  #lockOf(outboxKey: string) {
+    return `${this.key}:tab:${outboxKey.slice(`${this.key}:outbox:`.length)}`;
+  }
+
+  /**
+   * Takes this tab's name for the page as it starts, and holds the name's Web Lock (holdTab). A tab the browser
+   * duplicated starts with a copy of its original's session storage, the name in it: it finds the lock held by its
+   * original's page past `CLAIM_WAIT_MS` and takes a name of its own. Sharing the name, the two tabs shared one
+   * outbox, and what the copy left unsent was its original's to overwrite, or was never taken. The page this one
+   * follows in the tab (a reload, a link) lets the lock go as it leaves, which may come a moment after this one starts.
+   * Where the browser has no Web Locks, a duplicate keeps the name.
+   */
+  async claimTab() {
+    const manager = locks();
+    if (!manager) return;
+    const waited = new AbortController();
+    const timer = setTimeout(() => waited.abort(), CLAIM_WAIT_MS);
+    const held = await this.#hold(manager, waited.signal);
+    clearTimeout(timer);
+    if (held !== "waited") return;
+    this.#tab = newKey();
+    inStorage(() => sessionStorage.setItem(`${this.key}:tab`, this.tab), undefined);
+    await this.#hold(manager);
   }
 
   /**
@@ -161,21 +173,31 @@ export class VisitorStorage {
    * (`letTabGo`: a page holding a lock is not kept in the back/forward cache) and held again at `pageshow`.
    */
   holdTab() {
-    inStorage(() => localStorage.setItem(this.#openKey(this.tab), String(Date.now())), undefined);
     const manager = locks();
-    if (!manager || this.#release) return;
-    const held = new Promise<void>((resolve) => (this.#release = resolve));
-    manager
-      .request(this.#lockOf(this.tab), () => held)
-      .catch((err: unknown) => {
-        // Refused (a sandboxed frame): the tab is known gone by pagehide alone, as where the browser has no locks.
-        if (!(err instanceof DOMException)) throw err;
-        this.#release = null;
-      });
+    if (manager && !this.#release) void this.#hold(manager);
+  }
+
+  /**
+   * Asks for this tab's lock: `held` once granted, `waited` when `signal` ended the wait first, `refused` where the
+   * browser will not give it (a sandboxed frame: the tab is known gone by `pagehide` alone, as without Web Locks).
+   */
+  #hold(manager: LockManager, signal?: AbortSignal): Promise<"held" | "waited" | "refused"> {
+    const kept = new Promise<void>((resolve) => (this.#release = resolve));
+    return new Promise((answer) =>
+      manager
+        .request(this.#lockOf(this.#outboxKey), { signal }, () => {
+          answer("held");
+          return kept;
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof DOMException)) throw err;
+          this.#release = null;
+          answer(signal?.aborted ? "waited" : "refused");
+        }),
+    );
   }
 
   letTabGo() {
-    this.#remove(this.#openKey(this.tab));
     this.#release?.();
     this.#release = null;
   }
@@ -197,20 +219,14 @@ export class VisitorStorage {
     }
     const alive = new Set(held.map((l) => l.name));
     const keys = this.#outboxKeys();
-    const opened = this.#keys(this.#openKey("")).filter((key) => key !== this.#openKey(this.tab));
-    for (const key of [...this.#gone.keys()]) if (!keys.includes(key) && !opened.includes(key)) this.#gone.delete(key);
-    const see = (key: string, lock: string, judged: boolean) => {
-      if (!judged || alive.has(lock)) this.#gone.delete(key);
-      else if (!this.#gone.has(key)) this.#gone.set(key, now);
-      return now - (this.#gone.get(key) ?? now) >= GONE_AFTER_MS;
-    };
+    for (const key of [...this.#gone.keys()]) if (!keys.includes(key)) this.#gone.delete(key);
     for (const key of keys) {
       const kept = this.#read(key);
       // This tab's own, one its tab said closed, or one written without the lock: not judged by the lock.
-      const tab = key.slice(`${this.key}:outbox:`.length);
-      see(key, this.#lockOf(tab), key !== this.#outboxKey && !!kept?.locked && !kept.closed);
+      const judged = key !== this.#outboxKey && !!kept?.locked && !kept.closed;
+      if (!judged || alive.has(this.#lockOf(key))) this.#gone.delete(key);
+      else if (!this.#gone.has(key)) this.#gone.set(key, now);
     }
-    for (const key of opened) if (see(key, this.#lockOf(key.slice(this.#openKey("").length)), true)) this.#remove(key);
   }
 
   /**
@@ -328,13 +344,8 @@ export class VisitorStorage {
   }
 
   #outboxKeys(): string[] {
-    return this.#keys(`${this.key}:outbox:`);
-  }
-
-  /** The keys in local storage that begin with `prefix`. */
-  #keys(prefix: string): string[] {
     const keys = () => Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
-    return inStorage(keys, []).filter((k): k is string => !!k?.startsWith(prefix));
+    return inStorage(keys, []).filter((k): k is string => this.isOutbox(k));
   }
 
   #read(key: string): KeptOutbox | null {
