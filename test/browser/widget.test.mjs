@@ -1189,7 +1189,8 @@ describe("the embedded widget in Chromium", () => {
   }, 60_000);
 
   it("a page the visitor comes back to (Back) is restored from the back/forward cache, and its chat goes on: a " +
-    "person's reply shows, the visitor's next message is sent, its tab's lock is held again", async () => {
+    "person's replies show (one sent while it was away too), the visitor's next message is sent, its tab's lock is " +
+    "held again", async () => {
     // Playwright turns the cache off; a browser of its own here has it on, as a visitor's has.
     const { chromium } = await import("playwright-core");
     const caching = await chromium.launch({
@@ -1204,18 +1205,25 @@ describe("the embedded widget in Chromium", () => {
     const conversation = await answeredThenTakenOver(page, "Hello");
     // Another page of the site, with the chat too: the same tab, its lock now held there.
     await page.goto(`${host.url}/elsewhere?chat=${chat.id}`);
-    await page.locator("button.launcher").waitFor();
+    await page.locator("button.launcher").click();
+    // A reply while the first page waits in the cache: shown there too once it is back.
+    await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "Still there?" } });
+    await page.locator(".row.agent", { hasText: "Still there?" }).waitFor({ timeout: 15_000 });
     await page.goBack({ waitUntil: "commit" });
     // Restored, not loaded again: a page holding its lock (or other things the cache refuses) would be.
     await expect.poll(() => page.evaluate(() => window.restored)).toBe(true);
     await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "Back again?" } });
     await page.locator(".row.agent", { hasText: "Back again?" }).waitFor({ timeout: 15_000 });
+    expect(await page.locator(".row.agent").allTextContents()).toEqual([
+      expect.stringContaining("Still there?"),
+      expect.stringContaining("Back again?"),
+    ]);
     await page.getByRole("textbox", { name: "Message" }).fill("Yes, I am back");
     await page.keyboard.press("Enter");
     const { messagesOf } = tabsOf(chat.id);
     await expect
       .poll(() => messagesOf(conversation.id), { timeout: 15_000 })
-      .toEqual(["Hello", "(reply)", "(reply)", "Yes, I am back"]);
+      .toEqual(["Hello", "(reply)", "(reply)", "(reply)", "Yes, I am back"]);
     // Held again under the tab's name, which the page that came between kept: the same tab, not a copy of it.
     const tabLocks = (key) =>
       navigator.locks
