@@ -22,6 +22,7 @@ import {
   signInOwner,
   takeOver,
 } from "./console-helpers.mjs";
+import { CHROMIUM_ARGS } from "../../bench/lib.mjs";
 
 let app, host, bot;
 
@@ -148,6 +149,35 @@ describe("Conversations inbox in Chromium", () => {
     },
   );
 
+  it("an inbox the operator comes back to (Back) is restored from the back/forward cache and stays live: the " +
+    "conversation begun while they were away shows, and the next one as it comes", async () => {
+    // Playwright turns the cache off; a browser of its own here has it on, as an operator's has.
+    const { chromium } = await import("playwright-core");
+    const caching = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ["--disable-back-forward-cache"],
+    });
+    const { context, page, errors } = await openPage(caching);
+    await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
+    await signInOwner(app, context);
+    await page.goto(`${app.base}/console/conversations`);
+    await page.locator(".badge.live").waitFor();
+    await page.goto(`${host.url}/`);
+    const away = await visitor();
+    await away.send("Written while the operator was away");
+    await page.goBack({ waitUntil: "commit" });
+    // Restored, not loaded again: its list came back as it was left, then caught up.
+    await expect.poll(() => page.evaluate(() => window.restored)).toBe(true);
+    await page.locator(".inbox-list li", { hasText: "Written while the operator was away" }).waitFor();
+    await page.locator(".badge.live").waitFor();
+    const next = await visitor();
+    await next.send("Written once they were back");
+    await page.locator(".inbox-list li", { hasText: "Written once they were back" }).waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await Promise.all([away.context.close(), next.context.close(), caching.close()]);
+  }, 60_000);
+
   it("an answer that arrives late never puts an older state or transcript over the newer one shown", async () => {
     const before = await ids();
     const v = await visitor();
@@ -246,11 +276,13 @@ describe("Conversations inbox in Chromium", () => {
     const counts = `/api/v1/organizations/${organization.id}/unread-conversations/`;
     answers.hold((request) => new URL(request.url()).pathname === counts);
     const before = await ids();
+    const sum = (unread) => unread.count;
+    // What earlier tests left unread.
+    const unreadBefore = sum(await app.server.api(counts.slice("/api/v1".length), { method: "GET" }));
     const v = await visitor();
     await v.send("Is anyone there?");
     // The visitor's message has the tab count again: the counts' answers are held until one has it unread.
-    const sum = (unread) => unread.count;
-    await expect.poll(() => answers.bodies().some((b) => sum(b) > 0), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => answers.bodies().some((b) => sum(b) > unreadBefore), { timeout: 10_000 }).toBe(true);
     answers.hold(() => false);
     const id = await newConversation(before);
     // The assistant's reply (an event, so a count) has come and gone: nothing after the read counts again.
