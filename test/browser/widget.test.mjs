@@ -164,6 +164,27 @@ async function queuedBehindNewConversation() {
   return { ...tabs, context, errors, first, second, conversation };
 }
 
+/**
+ * A page in a Chromium of its own with the back/forward cache on, as a visitor's browser has it (Playwright turns it
+ * off). `back()` goes back and waits until the page was restored from the cache, not loaded again: a page holding its
+ * tab's lock (or anything else the cache refuses) would be.
+ */
+async function withBackForwardCache() {
+  const { chromium } = await import("playwright-core");
+  const caching = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: ["--disable-back-forward-cache"],
+  });
+  const { context, page, errors } = await pageWithErrors(caching, { viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
+  const back = async () => {
+    await page.goBack({ waitUntil: "commit" });
+    await expect.poll(() => page.evaluate(() => window.restored)).toBe(true);
+  };
+  return { caching, context, page, errors, back };
+}
+
 /** The server busy (503): a refusal the widget may try again after. */
 const busy = (route) => route.fulfill({ status: 503, json: { code: "unavailable", detail: "Try again soon." } });
 
@@ -1191,15 +1212,7 @@ describe("the embedded widget in Chromium", () => {
   it("a page the visitor comes back to (Back) is restored from the back/forward cache, and its chat goes on: a " +
     "person's replies show (one sent while it was away too), the visitor's next message is sent, its tab's lock is " +
     "held again", async () => {
-    // Playwright turns the cache off; a browser of its own here has it on, as a visitor's has.
-    const { chromium } = await import("playwright-core");
-    const caching = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: CHROMIUM_ARGS,
-      ignoreDefaultArgs: ["--disable-back-forward-cache"],
-    });
-    const { context, page, errors } = await pageWithErrors(caching, { viewport: { width: 1280, height: 800 } });
-    await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
+    const { caching, context, page, errors, back } = await withBackForwardCache();
     await page.goto(`${host.url}/?chat=${chat.id}`);
     await page.locator("button.launcher").click();
     const conversation = await answeredThenTakenOver(page, "Hello");
@@ -1209,9 +1222,7 @@ describe("the embedded widget in Chromium", () => {
     // A reply while the first page waits in the cache: shown there too once it is back.
     await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "Still there?" } });
     await page.locator(".row.agent", { hasText: "Still there?" }).waitFor({ timeout: 15_000 });
-    await page.goBack({ waitUntil: "commit" });
-    // Restored, not loaded again: a page holding its lock (or other things the cache refuses) would be.
-    await expect.poll(() => page.evaluate(() => window.restored)).toBe(true);
+    await back();
     await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "Back again?" } });
     await page.locator(".row.agent", { hasText: "Back again?" }).waitFor({ timeout: 15_000 });
     expect(await page.locator(".row.agent").allTextContents()).toEqual([
@@ -1237,6 +1248,36 @@ describe("the embedded widget in Chromium", () => {
       })
       .toBe(true);
     expect(errors).toEqual([]);
+    await context.close();
+    await caching.close();
+  }, 60_000);
+
+  it("a message not sent as the visitor left the page is sent by the site's next page; back on the first, restored " +
+    "from the back/forward cache, it shows there once, sent", async () => {
+    const { caching, context, page, errors, back } = await withBackForwardCache();
+    await page.goto(`${host.url}/?chat=${chat.id}`);
+    await page.locator("button.launcher").click();
+    const conversation = await answeredThenTakenOver(page, "Hello");
+    let cut = true;
+    await page.route("**/public/messages/", (route) => (cut ? route.abort("internetdisconnected") : route.continue()));
+    const { say, messagesOf } = tabsOf(chat.id);
+    await say(page, "Written as I left");
+    await page.goto(`${host.url}/elsewhere?chat=${chat.id}`);
+    cut = false;
+    await page.locator("button.launcher").click();
+    const rows = () => page.locator(".row.visitor", { hasText: "Written as I left" });
+    await rows().waitFor();
+    await expect
+      .poll(() => messagesOf(conversation.id), { timeout: 15_000 })
+      .toEqual(["Hello", "(reply)", "Written as I left"]);
+    await back();
+    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().getByRole("alert").count(), { timeout: 15_000 }).toBe(0);
+    // Sent again by the page restored, with its Idempotency-Key: stored once.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await messagesOf(conversation.id)).toEqual(["Hello", "(reply)", "Written as I left"]);
+    expect(await rows().count()).toBe(1);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();
     await caching.close();
   }, 60_000);
