@@ -1952,6 +1952,46 @@ describe("the embedded widget in Chromium", () => {
     await other.context.close();
   }, 120_000);
 
+  it("a first message a closed tab left unsent (the visitor's session started, no conversation yet) is sent by a " +
+    "page whose chat stays closed: one open then, and one opened next", async () => {
+    const { context, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { conversationOf, messagesOf } = tabsOf(chat.id);
+    const closedChat = async () => {
+      const tab = await context.newPage();
+      await tab.goto(`${host.url}/?chat=${chat.id}`);
+      await tab.locator("button.launcher").waitFor();
+      return tab;
+    };
+    /** `text` written in a tab whose network never carries it, closed at once. */
+    const leftUnsent = async (text) => {
+      const tab = await context.newPage();
+      await tab.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
+      await tabsOf(chat.id).open(tab);
+      await tabsOf(chat.id).say(tab, text);
+      await tab.close();
+    };
+    const sentFrom = async (tab, text) => {
+      await expect.poll(() => conversationOf(tab), { timeout: 20_000 }).toBeTruthy();
+      const stored = async () => messagesOf(await conversationOf(tab));
+      await expect.poll(stored, { timeout: 20_000 }).toEqual([text, "(reply)"]);
+      expect(await tab.locator("button.launcher").getAttribute("aria-expanded")).toBe("false");
+    };
+    const open = await closedChat();
+    await leftUnsent("Do you deliver on Sundays?");
+    await sentFrom(open, "Do you deliver on Sundays?");
+    // A new conversation, begun and left unsent the same way, with no page open: the next one sends it as it loads.
+    await open.evaluate(
+      (key) =>
+        localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)), conversationId: null })),
+      `assistant-chat:${chat.id}`,
+    );
+    await open.close();
+    await leftUnsent("Can I pay by invoice?");
+    await sentFrom(await closedChat(), "Can I pay by invoice?");
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it(
     "a tab that never hears the closing tab's storage event still takes the messages it left, a few seconds on",
     () =>

@@ -19,7 +19,7 @@ import { addMessage, draft, showEarlier } from "./messages";
 import { RATING_CSS } from "./rating";
 import { laterMayMend, type Reason } from "./refusals";
 import { Retry } from "./retry";
-import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
+import { connect, leftUnsent, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
 import { ADOPT_AFTER_MS, ORPHANS_CHECK_MS, adoptOrphans, orphansLeft, saveOutbox, send } from "./stream";
@@ -186,7 +186,8 @@ export class Widget {
     const token = this.page ? new URLSearchParams(location.search).get("share") : null;
     if (token) return showShared(this, token);
     if (!c.isActive) return this.notice(t("closed"));
-    if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
+    const shown = this.page || this.storage.stored.conversationId || leftUnsent(this);
+    if (shown && sessionOnOpen(this)) startSession(this);
     // Not reachable now: this tab stays where it is, and follows (or adopts) at the next change.
     const adopt = () => adoptOrphans(this).catch(unlessExpected);
     addEventListener("storage", (e) => {

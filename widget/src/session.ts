@@ -495,6 +495,16 @@ export function sessionOnOpen(w: Widget): boolean {
   );
 }
 
+/**
+ * Whether a closed tab left messages unsent before any conversation started, for a visitor who has a session (its
+ * token kept): the page starts it without waiting for the chat to open, and they are sent (connect). Before, they
+ * waited until the visitor opened the chat again on some page, and one who never did, thinking them sent, was never
+ * answered. A visitor without a session still waits: two pages each starting one would make two visitors.
+ */
+export function leftUnsent(w: Widget): boolean {
+  return !!w.storage.stored.token && w.storage.orphaned(null);
+}
+
 /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
 export function needsPreChat(w: Widget) {
   return (
