@@ -1282,6 +1282,45 @@ describe("the embedded widget in Chromium", () => {
     await caching.close();
   }, 60_000);
 
+  it("counts on the launcher the replies shown while the chat is closed, over the site's next page, in its name " +
+    "and to the host page; opening the chat clears it", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    // The host page hears the count (AssistantChat.on("unread")), as the script tag's page may show it too.
+    await page.addInitScript(() => {
+      window.counts = [];
+      window.AssistantChat = [["on", "unread", (n) => window.counts.push(n)]];
+    });
+    await page.goto(`${host.url}/?chat=${chat.id}`);
+    const launcher = page.locator("button.launcher");
+    await launcher.click();
+    const conversation = await answeredThenTakenOver(page, "Hello");
+    await page.keyboard.press("Escape");
+    const badge = page.locator(".launcher .unread");
+    const reply = (content) => server.api("/messages/outgoing/", { body: { conversation: conversation.id, content } });
+    await reply("Are you still there?");
+    await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("1");
+    expect(await launcher.getAttribute("aria-label")).toBe("Open chat: Acme Help, 1 new");
+    await reply("I have found your order.");
+    await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("2");
+    expect(await page.evaluate(() => window.counts)).toEqual([1, 2]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "unread.png") });
+    // The site's next page: still not seen.
+    await page.goto(`${host.url}/elsewhere?chat=${chat.id}`);
+    await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("2");
+    await launcher.click();
+    await page.locator(".row.agent", { hasText: "I have found your order." }).waitFor();
+    await expect.poll(() => badge.isHidden()).toBe(true);
+    expect(await launcher.getAttribute("aria-label")).toBe("Open chat: Acme Help");
+    // Seen: the next page counts none.
+    await page.reload();
+    await page.locator(".row.agent", { hasText: "I have found your order." }).waitFor({ state: "attached" });
+    expect(await badge.isHidden()).toBe(true);
+    expect(await page.evaluate(() => window.counts)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("a live stream whose token lapsed while the session could not be renewed (the network, for a while) goes on " +
     "once the page renews it by itself: a person's reply shows without a reload", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -1504,6 +1543,15 @@ describe("the embedded widget in Chromium", () => {
     await expect.poll(() => page.locator("[role=status].sr").textContent()).toBe("感謝您的意見回饋。");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, "zh-TW.png") });
+    // A person's reply while the chat is closed: counted on the launcher, in Chinese. This test's conversation is the
+    // organization's newest (the tests of this file run one after another).
+    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
+    await server.api(`/conversations/${conversation.id}/take-over/`, {});
+    await page.keyboard.press("Escape");
+    await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content: "我們九點開門。" } });
+    await page.getByRole("button", { name: "開啟聊天：Acme Help，1 則新訊息" }).waitFor({ timeout: 10_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "unread-zh-TW.png") });
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
@@ -1975,6 +2023,8 @@ describe("the embedded widget in Chromium", () => {
       const stored = async () => messagesOf(await conversationOf(tab));
       await expect.poll(stored, { timeout: 20_000 }).toEqual([text, "(reply)"]);
       expect(await tab.locator("button.launcher").getAttribute("aria-expanded")).toBe("false");
+      // Its answer not seen: counted on the launcher.
+      await expect.poll(() => tab.locator(".launcher .unread").textContent()).toBe("1");
     };
     const open = await closedChat();
     await leftUnsent("Do you deliver on Sundays?");

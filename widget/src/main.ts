@@ -26,6 +26,7 @@ import { ADOPT_AFTER_MS, ORPHANS_CHECK_MS, adoptOrphans, orphansLeft, saveOutbox
 import { CSS } from "./styles";
 import { applyTheme, startsDark } from "./theme";
 import { TYPING_CSS, TypingIndicator, TypingSignal } from "./typing";
+import { followUnread } from "./unread";
 
 type Handler = (data?: unknown) => void;
 interface Settings {
@@ -160,6 +161,13 @@ export class Widget {
     this.ready = this.start();
   }
 
+  /** Calls `fn` on each `event` (the host page's `AssistantChat.on`); returns what stops it. */
+  on(event: string, fn: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)!.add(fn);
+    return () => this.handlers.get(event)!.delete(fn);
+  }
+
   emit(event: string, data?: unknown) {
     for (const fn of this.handlers.get(event) ?? []) {
       try {
@@ -182,6 +190,7 @@ export class Widget {
     const c = this.config;
     this.applyTheme(startsDark(this.storage.stored.mode, c));
     this.build();
+    followUnread(this);
     this.emit("ready");
     const token = this.page ? new URLSearchParams(location.search).get("share") : null;
     if (token) return showShared(this, token);
@@ -607,11 +616,7 @@ function boot() {
       },
       newConversation: () => widget.newConversation(),
       setContact: (c: Contact) => widget.setContact(c),
-      on: (event: string, fn: Handler) => {
-        if (!widget.handlers.has(event)) widget.handlers.set(event, new Set());
-        widget.handlers.get(event)!.add(fn);
-        return () => widget.handlers.get(event)!.delete(fn);
-      },
+      on: (event: string, fn: Handler) => widget.on(event, fn),
     };
     // Calls queued before the script loaded: window.AssistantChat = [["open"], ...].
     const queued = Array.isArray(window.AssistantChat)

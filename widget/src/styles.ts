@@ -79,6 +79,20 @@ button{font:inherit;cursor:pointer}
   outline-offset:2px;
 }
 .launcher svg{width:28px;height:28px;fill:currentColor}
+.launcher .unread{
+  position:absolute;
+  top:-4px;
+  right:-4px;
+  min-width:22px;
+  height:22px;
+  padding:0 6px;
+  border-radius:11px;
+  background:#c5221f;
+  color:#fff;
+  font:700 12px/22px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+  text-align:center;
+  box-shadow:0 0 0 2px #fff;
+}
 .panel{
   position:fixed;
   right:20px;

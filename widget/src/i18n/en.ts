@@ -3,6 +3,7 @@
 export const en = {
   // The panel and its header
   openChat: "Open chat: {name}",
+  unread: "{label}, {count} new",
   closed: "This chat is closed at the moment.",
   themeToggle: "Switch light or dark mode",
   themeTitle: "Light or dark",

@@ -4,6 +4,7 @@ import type { en } from "./en";
 
 export const zhTW: Record<keyof typeof en, string> = {
   openChat: "開啟聊天：{name}",
+  unread: "{label}，{count} 則新訊息",
   closed: "此聊天目前未開放。",
   themeToggle: "切換淺色或深色模式",
   themeTitle: "淺色或深色",
