@@ -505,11 +505,19 @@ export const CHROMIUM_ARGS = [
 /**
  * Headless Debian Chromium through playwright-core (never a downloaded browser). In the Node test suite, a connection
  * to the Chromium its worker was given (test/support/chromium-servers.mjs): its `close()` closes what it opened.
+ * `backForwardCache`: a browser of its own with the back/forward cache on, as people's browsers have it (Playwright
+ * turns it off).
  */
-export async function launchChromium() {
+export async function launchChromium({ backForwardCache = false } = {}) {
   const { chromium } = await import("playwright-core");
   const endpoints = process.env.CHROMIUM_ENDPOINTS ? JSON.parse(process.env.CHROMIUM_ENDPOINTS) : [];
   const endpoint = endpoints[(Number(process.env.VITEST_POOL_ID) || 1) - 1];
-  if (endpoint) return chromium.connect(endpoint, { timeout: 30_000 });
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+  if (endpoint && !backForwardCache) return chromium.connect(endpoint, { timeout: 30_000 });
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: 30_000,
+    ignoreDefaultArgs: backForwardCache ? ["--disable-back-forward-cache"] : [],
+  });
 }

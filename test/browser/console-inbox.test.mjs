@@ -22,7 +22,7 @@ import {
   signInOwner,
   takeOver,
 } from "./console-helpers.mjs";
-import { CHROMIUM_ARGS } from "../../bench/lib.mjs";
+import { launchChromium } from "../../bench/lib.mjs";
 
 let app, host, bot;
 
@@ -151,13 +151,7 @@ describe("Conversations inbox in Chromium", () => {
 
   it("an inbox the operator comes back to (Back) is restored from the back/forward cache and stays live: the " +
     "conversation begun while they were away shows, and the next one as it comes", async () => {
-    // Playwright turns the cache off; a browser of its own here has it on, as an operator's has.
-    const { chromium } = await import("playwright-core");
-    const caching = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: CHROMIUM_ARGS,
-      ignoreDefaultArgs: ["--disable-back-forward-cache"],
-    });
+    const caching = await launchChromium({ backForwardCache: true });
     const { context, page, errors } = await openPage(caching);
     await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
     await signInOwner(app, context);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { CHROMIUM_ARGS, createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
+import { createWebChat, launchChromium, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { identityDigest, signVisitorToken } from "../../src/services/widget/tokens";
 import { ACME_HELP, axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
@@ -165,17 +165,12 @@ async function queuedBehindNewConversation() {
 }
 
 /**
- * A page in a Chromium of its own with the back/forward cache on, as a visitor's browser has it (Playwright turns it
- * off). `back()` goes back and waits until the page was restored from the cache, not loaded again: a page holding its
- * tab's lock (or anything else the cache refuses) would be.
+ * A page in a Chromium of its own with the back/forward cache on, as a visitor's browser has it. `back()` goes back
+ * and waits until the page was restored from the cache, not loaded again: a page holding its tab's lock (or anything
+ * else the cache refuses) would be.
  */
 async function withBackForwardCache() {
-  const { chromium } = await import("playwright-core");
-  const caching = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-    ignoreDefaultArgs: ["--disable-back-forward-cache"],
-  });
+  const caching = await launchChromium({ backForwardCache: true });
   const { context, page, errors } = await pageWithErrors(caching, { viewport: { width: 1280, height: 800 } });
   await page.addInitScript(() => addEventListener("pageshow", (e) => (window.restored = e.persisted)));
   const back = async () => {
