@@ -73,7 +73,14 @@ function hostPage() {
 beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
-  widget = await startWidgetServer({ vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  widget = await startWidgetServer({
+    vars: {
+      WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host,
+      // Every visitor of this file comes from one address, one test after another: together they make more requests a
+      // minute than one visitor may. The limit itself is tested in test/routes/widget/limits.test.ts.
+      WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
+    },
+  });
   ({ server, browser } = widget);
   ({ id: chat, slowId: slowChat, slowerId: slowerChat } = await seed().then((ids) => ({ ...ids, id: { id: ids.id } })));
   host = await hostPage();
