@@ -112,6 +112,21 @@ export class VisitorStorage {
     return this.#tab;
   }
 
+  /** The newest reply the visitor has seen, and in which conversation (followUnread in unread.ts). */
+  get seen(): { conversationId: string; sequence: number } | null {
+    const kept = inStorage(() => JSON.parse(localStorage.getItem(`${this.key}:seen`) ?? "null"), null);
+    return typeof kept?.conversationId === "string" && Number.isFinite(kept.sequence) ? kept : null;
+  }
+
+  set seen(seen: { conversationId: string; sequence: number }) {
+    inStorage(() => localStorage.setItem(`${this.key}:seen`, JSON.stringify(seen)), undefined);
+  }
+
+  /** Whether `key` (of a `storage` event) is where what the visitor has seen is kept. */
+  isSeen(key: string | null): boolean {
+    return key === `${this.key}:seen`;
+  }
+
   /** What the visitor has written and not sent, kept for the tab: its next page of the site, a reload. */
   get draft(): string {
     return inStorage(() => sessionStorage.getItem(`${this.key}:draft`) ?? "", "");

@@ -15,7 +15,7 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { addMessage, draft, nameOf, rowOf } from "./messages";
-import { ensureSession, leftUnsent, preChat, sessionLapsed, sessionOnOpen, startSession, type Outbox } from "./session";
+import { ensureSession, leftUnsent, preChat, sessionLapsed, startSession, type Outbox } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
 import { type Reason, retryMayMend, say, unsentReason } from "./refusals";
@@ -112,7 +112,7 @@ export const ADOPT_AFTER_MS = 3000;
  */
 export async function adoptOrphans(w: Widget) {
   // A page with no session yet (its chat not opened): one started now sends them (leftUnsent).
-  if (!w.api.token && !w.lapsed && !w.sessionReady && leftUnsent(w) && sessionOnOpen(w)) return void startSession(w);
+  if (!w.api.token && !w.lapsed && !w.sessionReady && leftUnsent(w)) return void startSession(w);
   void sendElsewhere(w);
   if (!w.api.token || w.busy || w.sending || w.queued.length || !w.storage.orphaned(w.conversationId)) return;
   const conversationId = w.conversationId;

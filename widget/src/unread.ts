@@ -4,33 +4,6 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 
-/** The newest message the visitor has seen in a conversation, by its sequence (kept in local storage). */
-interface Seen {
-  conversationId: string;
-  sequence: number;
-}
-
-const seenKey = (w: Widget) => `${w.storage.key}:seen`;
-
-function readSeen(w: Widget): Seen | null {
-  try {
-    const seen = JSON.parse(localStorage.getItem(seenKey(w)) ?? "null");
-    return typeof seen?.conversationId === "string" && Number.isFinite(seen.sequence) ? seen : null;
-  } catch (err) {
-    // The storage refused (a sandboxed frame, private mode), or someone else wrote it: nothing seen is known.
-    if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
-    return null;
-  }
-}
-
-function storeSeen(w: Widget, seen: Seen) {
-  try {
-    localStorage.setItem(seenKey(w), JSON.stringify(seen));
-  } catch (err) {
-    if (!(err instanceof DOMException)) throw err;
-  }
-}
-
 /** The sequences of the replies shown whole (a person's or the assistant's; not the greeting, not one streaming). */
 const replies = (w: Widget) =>
   [...w.log.querySelectorAll<HTMLElement>(".row.agent[data-seq][data-done], .row.assistant[data-seq][data-done]")].map(
@@ -58,15 +31,14 @@ export function followUnread(w: Widget) {
   const update = () => {
     const id = w.conversationId;
     const sequences = replies(w);
-    let seen = id ? readSeen(w) : null;
-    if (id && seen?.conversationId !== id && (looking(w) || id === loaded)) {
-      seen = { conversationId: id, sequence: 0 };
-      if (!looking(w)) seen.sequence = Math.max(0, ...sequences);
-    }
+    const kept = w.storage.seen;
+    const before = id && kept?.conversationId === id ? kept.sequence : null;
+    let seen = before;
+    if (seen === null && id && id === loaded) seen = Math.max(0, ...sequences);
+    if (id && looking(w)) seen = Math.max(seen ?? 0, ...sequences);
     if (id === loaded && sequences.length) loaded = null;
-    if (id && seen && looking(w)) seen.sequence = Math.max(seen.sequence, ...sequences);
-    if (id && seen && JSON.stringify(seen) !== JSON.stringify(readSeen(w))) storeSeen(w, seen);
-    const count = id ? sequences.filter((s) => s > (seen?.conversationId === id ? seen.sequence : 0)).length : 0;
+    if (id && seen !== null && seen !== before) w.storage.seen = { conversationId: id, sequence: seen };
+    const count = id ? sequences.filter((s) => s > (seen ?? 0)).length : 0;
     if (count === shown) return;
     shown = count;
     badge.hidden = count === 0;
@@ -83,6 +55,6 @@ export function followUnread(w: Widget) {
   w.on("open", update);
   document.addEventListener("visibilitychange", update);
   // Seen in another tab: counted again here.
-  addEventListener("storage", (e) => e.key === seenKey(w) && update());
+  addEventListener("storage", (e) => w.storage.isSeen(e.key) && update());
   update();
 }
