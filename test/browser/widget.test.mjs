@@ -1962,6 +1962,9 @@ describe("the embedded widget in Chromium", () => {
     await say(first, text);
     const second = await open(await context.newPage());
     const conversation = await hello(second);
+    // Closed once its send has given up: a try the tab makes as it closes escapes the page's route, reaches the server
+    // and starts a conversation of its own (the case below).
+    await note(first).waitFor({ timeout: 20_000 });
     await first.close();
     await expect
       .poll(() => messagesOf(conversation), { timeout: 30_000 })
@@ -2012,12 +2015,13 @@ describe("the embedded widget in Chromium", () => {
       await tab.locator("button.launcher").waitFor();
       return tab;
     };
-    /** `text` written in a tab whose network never carries it, closed at once. */
+    /** `text` written in a tab whose network never carries it, closed once its send has given up (see above). */
     const leftUnsent = async (text) => {
       const tab = await context.newPage();
       await tab.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
       await tabsOf(chat.id).open(tab);
       await tabsOf(chat.id).say(tab, text);
+      await tab.locator(".row.visitor .unsent-note").waitFor({ timeout: 20_000 });
       await tab.close();
     };
     const sentFrom = async (tab, text) => {
