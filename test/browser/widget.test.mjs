@@ -2048,6 +2048,41 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("a first message a closed tab left before the visitor had a session is sent by the pages opened next, their " +
+    "chats closed; two opened at once start one session between them, one contact", async () => {
+    const { context, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const text = "Are you open on holidays?";
+    const closing = await context.newPage();
+    await closing.route("**/public/session/", (route) => route.abort("internetdisconnected"));
+    await open(closing);
+    await say(closing, text);
+    await closing.locator(".row.visitor .unsent-note").waitFor();
+    await closing.close();
+    // Each session takes a second to start: the second page finds the message still left as it loads.
+    const contacts = [];
+    const closedChat = async () => {
+      const tab = await context.newPage();
+      await tab.route("**/public/session/", (route) => setTimeout(() => route.continue(), 1000));
+      tab.on("response", (res) => {
+        if (res.url().endsWith("/public/session/")) contacts.push(res.json().then((session) => session.contact.id));
+      });
+      await tab.goto(`${host.url}/?chat=${chat.id}`);
+      return tab;
+    };
+    const [one, two] = await Promise.all([closedChat(), closedChat()]);
+    await expect.poll(() => conversationOf(one), { timeout: 20_000 }).toBeTruthy();
+    await expect
+      .poll(async () => messagesOf(await conversationOf(one)), { timeout: 20_000 })
+      .toEqual([text, "(reply)"]);
+    await expect.poll(() => contacts.length).toBe(2);
+    expect(new Set(await Promise.all(contacts)).size).toBe(1);
+    for (const tab of [one, two])
+      expect(await tab.locator("button.launcher").getAttribute("aria-expanded")).toBe("false");
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it(
     "a tab that never hears the closing tab's storage event still takes the messages it left, a few seconds on",
     () =>

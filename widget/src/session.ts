@@ -384,11 +384,10 @@ export async function connect(w: Widget): Promise<void> {
   if (!token && needsPreChat(w)) return preChat(w);
   let started: string | null = null;
   try {
-    const session = await w.api.session(identified(w) ? null : token, w.contact);
+    const session = await visitorSession(w);
     w.api.token = session.token;
     started = session.token;
     w.lapsed = false;
-    w.storage.store({ token: session.token });
     w.composer.hidden = false;
     const last = w.storage.stored.conversationId;
     const shown = last ? session.conversations.find((x) => x.id === last) : undefined;
@@ -417,6 +416,33 @@ export async function connect(w: Widget): Promise<void> {
     // Said once, not at each try the page makes by itself (see sessionLater).
     if (expected(err) && !w.sessionRetry.failing) w.error(t("cannotConnect"));
     throw err;
+  }
+}
+
+/**
+ * The visitor's session from the server, its token kept for the site's pages: resumed with the token kept, or
+ * started. While the visitor has none, the site's pages start one at a time (a Web Lock), and a page that waited
+ * resumes the token the other kept: two pages starting one at once (first messages written in two tabs, or the
+ * messages a closed tab left, taken by each page open; see leftUnsent) made two contacts of one visitor.
+ */
+async function visitorSession(w: Widget): Promise<Awaited<ReturnType<Widget["api"]["session"]>>> {
+  const ask = async () => {
+    const session = await w.api.session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact);
+    w.storage.store({ token: session.token });
+    return session;
+  };
+  const manager = locks();
+  if (!manager || identified(w) || w.storage.stored.token) return ask();
+  let asked = false;
+  try {
+    return await manager.request(`${w.storage.key}:session`, () => {
+      asked = true;
+      return ask();
+    });
+  } catch (err) {
+    // No lock to be had (a sandboxed frame): started as where the browser has no Web Locks.
+    if (asked || !(err instanceof DOMException)) throw err;
+    return ask();
   }
 }
 
@@ -465,15 +491,12 @@ export function sessionLapsed(w: Widget) {
  * (docs/decisions.md, "The widget's live stream").
  */
 async function renew(w: Widget): Promise<void> {
-  const session = await w.api
-    .session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact)
-    .catch((err: unknown) => {
-      // The chat closed while the visitor was on the page: said as at its load (connect).
-      if (err instanceof ApiError && err.status === 403) w.notice(t("closed"));
-      throw err;
-    });
+  const session = await visitorSession(w).catch((err: unknown) => {
+    // The chat closed while the visitor was on the page: said as at its load (connect).
+    if (err instanceof ApiError && err.status === 403) w.notice(t("closed"));
+    throw err;
+  });
   w.api.token = session.token;
-  w.storage.store({ token: session.token });
   w.lapsed = false;
   w.sessionRetry.done();
 }
@@ -511,13 +534,15 @@ export function sessionOnOpen(w: Widget): boolean {
 }
 
 /**
- * Whether a closed tab left messages unsent before any conversation started, for a visitor who has a session (its
- * token kept): the page starts it without waiting for the chat to open, and they are sent (connect). Before, they
- * waited until the visitor opened the chat again on some page, and one who never did, thinking them sent, was never
- * answered. A visitor without a session still waits: two pages each starting one would make two visitors.
+ * Whether a closed tab left messages unsent before any conversation started, for a visitor whose session can start
+ * without asking them anything (a token kept, or none needed: no pre-chat form, no sign-in): the page starts it
+ * without waiting for the chat to open, and they are sent (connect). Before, they waited until the visitor opened the
+ * chat again on some page, and one who never did, thinking them sent, was never answered. Pages that start it at once
+ * make one contact (visitorSession).
  */
 export function leftUnsent(w: Widget): boolean {
-  return !!w.storage.stored.token && w.storage.orphaned(null);
+  const unasked = identified(w) || (w.config.accessType !== "private" && !needsPreChat(w));
+  return unasked && w.storage.orphaned(null);
 }
 
 /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
