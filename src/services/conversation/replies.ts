@@ -131,12 +131,13 @@ export async function generateReply(
   // the cited files are those some marker points at.
   const used = marker ? passages.filter((p) => marker.cited.has(p.index)) : passages;
   const fallback = model?.fallbackAnswered();
-  // Could not answer: the built-in model says so in so many words (other models' words are their own).
+  // Could not answer: the built-in model says so in so many words (other models' words are their own). Such a reply
+  // rests on no passage: listed as its sources, the passages found read as what "I don't know" came from.
   const unanswered = !fallback && input.model?.provider === "local" && saysUnknown(content);
   return {
     content,
-    citations: citedFiles(used),
-    citationNodes: passages.map(citationNode),
+    citations: unanswered ? [] : citedFiles(used),
+    citationNodes: unanswered ? [] : passages.map(citationNode),
     usage,
     modelId: fallback,
     ...(unanswered ? { unanswered } : {}),

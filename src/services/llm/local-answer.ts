@@ -80,13 +80,20 @@ const CJK_CHAR = /[\u3400-\u9fff]/u;
  * payment methods do you accept?".
  */
 function restates(sentence: string, question: string): boolean {
+  // A figure the question does not hold is what it asked: "A cake for 20 people costs 45 euros." answers "What does a
+  // cake for 20 people cost?", however many of its words it says again.
+  const asked = new Set(figures(question));
+  if (figures(sentence).some((f) => !asked.has(f))) return false;
   const said = new Set(wordsOf(sentence));
-  const asked = new Set(wordsOf(question));
-  if (!said.size || !asked.size) return false;
+  const words = new Set(wordsOf(question));
+  if (!said.size || !words.size) return false;
   let common = 0;
-  for (const w of said) if (asked.has(w)) common++;
-  return common / said.size >= RESTATES_OWN && common / asked.size >= RESTATES_QUESTION;
+  for (const w of said) if (words.has(w)) common++;
+  return common / said.size >= RESTATES_OWN && common / words.size >= RESTATES_QUESTION;
 }
+
+/** The numbers a text states ("20", "4.5", "1,000"). */
+const figures = (text: string) => text.match(/\d+(?:[.,]\d+)*/g) ?? [];
 
 /** Whether a text shares a meaningful term with the question. */
 const touches = (text: string, wanted: Set<string>) => contentTerms(text).some((t) => wanted.has(t));

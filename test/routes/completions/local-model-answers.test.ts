@@ -63,6 +63,46 @@ describe("the built-in local model answers, and does not echo the question", () 
     expect(returns).not.toContain("Can I return an item?");
   });
 
+  it("quotes the sentence holding the figure asked for, though it says most of the question again", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const cakes = [
+      "Custom cakes",
+      "",
+      "We bake custom birthday cakes for up to 40 people. Order at least three days ahead by phone or in the shop.",
+      "Flavours: chocolate, vanilla, carrot and lemon. A cake for 20 people costs 45 euros.",
+      "",
+      "Delivery",
+      "",
+      "We deliver within 10 km of the shop for 5 euros. Orders above 50 euros are delivered free of charge.",
+    ].join("\n");
+    await ingest(owner, kb.id, [{ name: "cakes.txt", content: cakes }]);
+    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
+    for (const question of ["What does a cake for 20 people cost?", "How much does a cake for 20 people cost?"]) {
+      const answer = await ask(owner, bot.id, question);
+      expect(answer).toContain("A cake for 20 people costs 45 euros.");
+      expect(answer).not.toContain("We deliver");
+    }
+  });
+
+  it("a reply that says it does not know lists no sources, though passages were found", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    await createFaq(owner, kb.id, { question: "What are your opening hours?", answer: "We open at 7 am every day." });
+    await createFaq(owner, kb.id, {
+      question: "Do you have gluten-free bread?",
+      answer: "Yes, we bake a gluten-free loaf every Friday.",
+    });
+    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Do you have vegan bread?" },
+    });
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+    expect(reply.content).toBe("I don't know the answer to that from my sources.");
+    expect(reply.message?.citationNodes).toEqual([]);
+    expect(reply.message?.citations).toEqual([]);
+  });
+
   it("small talk gets a short polite reply, with sources or without, instructions or none", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
