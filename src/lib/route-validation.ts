@@ -48,33 +48,79 @@ const MESSAGES = { "zh-TW": inZhTW(zhTW().localeError) };
 type ErrorMap = ReturnType<typeof zhTW>["localeError"];
 type RawIssue = Parameters<ErrorMap>[0];
 
-/** What a length counts, by the kind of value zod names (`origin`). */
+/** How a language says a size: what a length counts, by the kind of value zod names (`origin`), and the phrases. */
+interface Sizes {
+  unit: (origin: string, n: string) => string | undefined;
+  empty: string;
+  length: Record<"exact" | "min" | "above" | "max" | "below", string>;
+  number: Record<"min" | "above" | "max" | "below", string>;
+}
+
 const ZH_UNITS: Record<string, string> = { string: "個字元", array: "項", set: "項", file: "位元組" };
+const ZH: Sizes = {
+  unit: (origin) => ZH_UNITS[origin],
+  empty: "不可空白",
+  length: {
+    exact: "須為 {n} {unit}",
+    min: "至少 {n} {unit}",
+    above: "須多於 {n} {unit}",
+    max: "最多 {n} {unit}",
+    below: "須少於 {n} {unit}",
+  },
+  number: { min: "不可小於 {n}", above: "須大於 {n}", max: "不可大於 {n}", below: "須小於 {n}" },
+};
+
+const EN_UNITS: Record<string, [string, string]> = {
+  string: ["character", "characters"],
+  array: ["item", "items"],
+  set: ["item", "items"],
+  file: ["byte", "bytes"],
+};
+const EN: Sizes = {
+  unit: (origin, n) => EN_UNITS[origin]?.[n === "1" ? 0 : 1],
+  empty: "Can't be empty",
+  length: {
+    exact: "Must be {n} {unit}",
+    min: "At least {n} {unit}",
+    above: "More than {n} {unit}",
+    max: "At most {n} {unit}",
+    below: "Fewer than {n} {unit}",
+  },
+  number: {
+    min: "Can't be less than {n}",
+    above: "Must be more than {n}",
+    max: "Can't be more than {n}",
+    below: "Must be less than {n}",
+  },
+};
 
 /**
- * zod's zh-TW messages, with a field left out said as "必填" and a query number that is not one as "須為數字" (as in
- * English, below), and a size said in words: zod's own name the value's type in English and compare with symbols
- * ("數值過小：預期 string 應為 >=1 字元", for a name left empty), which a zh-TW operator reads at a form's field. Other
- * sizes (dates) and other issues are zod's.
+ * A size (too short, too long, too many, out of range) said in words: zod's own messages name the value's type and
+ * compare with symbols ("Too small: expected string to have >=1 characters", "數值過小：預期 string 應為 >=1 字元", for a
+ * name left empty), which an operator reads at a form's field. Undefined for other sizes (dates) and other issues.
+ */
+function sizeInWords(issue: RawIssue, say: Sizes): string | undefined {
+  if (issue.code !== "too_small" && issue.code !== "too_big") return undefined;
+  const small = issue.code === "too_small";
+  const n = String(small ? issue.minimum : issue.maximum);
+  const open = issue.inclusive === false;
+  const unit = say.unit(issue.origin, n);
+  const fill = (phrase: string) => phrase.replace("{n}", n).replace("{unit}", unit ?? "");
+  if (unit) {
+    if (issue.exact) return fill(say.length.exact);
+    if (small && issue.origin === "string" && n === "1") return say.empty;
+    return fill(small ? (open ? say.length.above : say.length.min) : open ? say.length.below : say.length.max);
+  }
+  if (!["number", "int", "bigint"].includes(issue.origin)) return undefined;
+  return fill(small ? (open ? say.number.above : say.number.min) : open ? say.number.below : say.number.max);
+}
+
+/**
+ * zod's zh-TW messages, with a field left out said as "必填", a query number that is not one as "須為數字" and a size
+ * in words (as in English, below); other issues are zod's.
  */
 function inZhTW(zod: ErrorMap): ErrorMap {
-  return (issue: RawIssue) => {
-    const said = valueless(issue, "必填", "須為數字");
-    if (said) return said;
-    if (issue.code !== "too_small" && issue.code !== "too_big") return zod(issue);
-    const small = issue.code === "too_small";
-    const n = String(small ? issue.minimum : issue.maximum);
-    const unit = ZH_UNITS[issue.origin];
-    if (unit) {
-      if (issue.exact) return `須為 ${n} ${unit}`;
-      if (small && issue.origin === "string" && n === "1") return "不可空白";
-      if (small) return issue.inclusive === false ? `須多於 ${n} ${unit}` : `至少 ${n} ${unit}`;
-      return issue.inclusive === false ? `須少於 ${n} ${unit}` : `最多 ${n} ${unit}`;
-    }
-    if (!["number", "int", "bigint"].includes(issue.origin)) return zod(issue);
-    if (small) return issue.inclusive === false ? `須大於 ${n}` : `不可小於 ${n}`;
-    return issue.inclusive === false ? `須小於 ${n}` : `不可大於 ${n}`;
-  };
+  return (issue: RawIssue) => valueless(issue, "必填", "須為數字") ?? sizeInWords(issue, ZH) ?? zod(issue);
 }
 
 /**
@@ -90,9 +136,9 @@ function valueless(issue: RawIssue, missing: string, notANumber: string): string
   return typeof issue.input === "number" && Number.isNaN(issue.input) ? notANumber : undefined;
 }
 
-// In English as the contract's example says ("Required"); set once for the isolate, under the per-parse zh-TW
-// messages (which outrank it); every other message is zod's own.
-config({ customError: (issue) => valueless(issue, "Required", "Expected a number") });
+// In English as the contract's example says ("Required"), sizes in words; set once for the isolate, under the
+// per-parse zh-TW messages (which outrank it); every other message is zod's own.
+config({ customError: (issue) => valueless(issue, "Required", "Expected a number") ?? sizeInWords(issue, EN) });
 
 /**
  * The messages `Accept-Language` asks for: the first of its languages by weight that the product speaks (English,

@@ -16,14 +16,19 @@ describe("validation messages", () => {
     expect(zh.errors).toEqual({ name: ["不可空白"], color: ["A colour as #rrggbb"] });
     expect(zh.detail).toBe("Invalid request. name: 不可空白; color: A colour as #rrggbb");
     const en = await expectError(await owner.fetch("POST", "/labels/", bad, { prefix }), 400, "invalid");
-    expect(en.errors?.name).toEqual(["Too small: expected string to have >=1 characters"]);
+    expect(en.errors?.name).toEqual(["Can't be empty"]);
   });
 
-  it("in zh-TW a size is said in words, not zod's English type names and symbols", async () => {
+  it("a size is said in words, not zod's type names and symbols, in English and in zh-TW", async () => {
     const owner = await seedOwner();
     const zh = { headers: { "Accept-Language": "zh-TW" } };
     const refused = async (body: object) =>
       (await expectError(await owner.fetch("POST", "/labels/", body, zh), 400, "invalid")).errors;
+    const inEnglish = async (method: string, path: string, body: object) =>
+      (await expectError(await owner.fetch(method, path, body), 400, "invalid")).errors;
+    expect(await inEnglish("POST", "/labels/", { name: "x".repeat(51), color: "#112233" })).toEqual({
+      name: ["At most 50 characters"],
+    });
     expect(await refused({ name: "x".repeat(51), color: "#112233" })).toEqual({ name: ["最多 50 個字元"] });
     // A field left out and a query number that is not one, as in English ("Required", "Expected a number").
     expect(await refused({ color: "#112233" })).toEqual({ name: ["必填"] });
@@ -37,6 +42,9 @@ describe("validation messages", () => {
     const tooMany = await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds }, zh);
     expect((await expectError(tooMany, 400, "invalid")).errors).toEqual({
       labelIds: [`最多 ${MAX_CONVERSATION_LABELS} 項`],
+    });
+    expect(await inEnglish("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds })).toEqual({
+      labelIds: [`At most ${MAX_CONVERSATION_LABELS} items`],
     });
     // Nothing written.
     expect(((await (await owner.fetch("GET", "/labels/")).json()) as { count: number }).count).toBe(0);
@@ -59,6 +67,6 @@ describe("validation messages", () => {
     const page = async (language: string) => (await expectError(await pageZero(language), 400, "invalid")).errors;
     expect(await page("fr-CA, zh-Hant-TW;q=0.8")).toEqual({ page: ["不可小於 1"] });
     for (const english of ["en-US,zh-TW;q=0.9", "zh-TW;q=0, fr", "*", "zh-CN"])
-      expect(await page(english), english).toEqual({ page: ["Too small: expected number to be >=1"] });
+      expect(await page(english), english).toEqual({ page: ["Can't be less than 1"] });
   });
 });
