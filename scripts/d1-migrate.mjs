@@ -30,8 +30,8 @@ function wrangler(args, { cwd, env }) {
  * `wrangler d1 migrations apply <binding> ...args` for each binding, in `cwd`, all at once (each wrangler start costs
  * seconds; the databases are separate files). On a fresh local state the runs can meet in the files they share
  * (SQLITE_BUSY, seen on a clean clone's first `npm run dev`): a binding that failed so is applied again on its own.
- * Resolves to `{ status, output }`: the first failure's exit status (0 for none) and everything they printed, each
- * binding's under its command (a binding applied again, both runs').
+ * Resolves to `{ status, output, applied }`: the first failure's exit status (0 for none), everything they printed,
+ * each binding's under its command (a binding applied again, both runs'), and how many migrations were applied.
  */
 export async function applyAll(args, { cwd = process.cwd(), env = process.env } = {}) {
   const bindings = d1Bindings(readFileSync(path.join(cwd, "wrangler.toml"), "utf8"));
@@ -43,8 +43,15 @@ export async function applyAll(args, { cwd = process.cwd(), env = process.env } 
       const again = await apply(bindings[i]);
       runs[i] = { status: again.status, output: `${run.output}\n${again.output}` };
     }
-  return { status: runs.find((r) => r.status !== 0)?.status ?? 0, output: runs.map((r) => r.output).join("\n") };
+  return {
+    status: runs.find((r) => r.status !== 0)?.status ?? 0,
+    output: runs.map((r) => r.output).join("\n"),
+    applied: runs.reduce((n, r) => n + appliedIn(r.output), 0),
+  };
 }
+
+/** The migrations one database's run applied: wrangler prints its table again after each, so each name once. */
+const appliedIn = (output) => new Set([...output.matchAll(/│\s*(\d{4}_[\w-]+\.sql)\s*│\s*✅/g)].map((m) => m[1])).size;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { status, output } = await applyAll(process.argv.slice(2));

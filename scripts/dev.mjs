@@ -94,7 +94,6 @@ if (migrate.status !== 0) {
   console.error(migrate.output.split("\n").slice(-30).join("\n"));
   process.exit(migrate.status);
 }
-const applied = (migrate.output.match(/│\s*\d{4}_[\w-]+\.sql\s*│\s*✅/g) ?? []).length;
 appendFileSync(migrationsLog, "\n");
 
 const email = vars.BOOTSTRAP_EMAIL || "admin@example.com";
@@ -104,7 +103,7 @@ console.log(`
   Console:    http://localhost:${port}/console/
   API:        http://localhost:${port}/api/v1/   (reference: http://localhost:${port}/api/docs)
   Health:     http://localhost:${port}/health    (lists missing settings)
-  Database:   migrations applied${applied ? ` (${applied} new)` : ""}; details in ${migrationsLog}
+  Database:   migrations applied${migrate.applied ? ` (${migrate.applied} new)` : ""}; details in ${migrationsLog}
 
   Administrator (created by the first request: a sign-in, a sign-up or a call with the key):
   E-mail:     ${email}
