@@ -73,6 +73,8 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit++;
   }
+  // Chromium's zh-TW has no word of its own for a byte, and wrote "0 byte".
+  if (!unit && locale.value === "zh-TW") return `${new Intl.NumberFormat(locale.value).format(value)} 位元組`;
   return new Intl.NumberFormat(locale.value, {
     style: "unit",
     unit: BYTE_UNITS[unit],

@@ -60,7 +60,8 @@ export function ConversationList({
               </span>
               <span class="muted small">
                 {c.contact?.name || t("anonymous")} · {c.inbox.name}
-                {c.chatbot ? ` · ${c.chatbot.name}` : ""}
+                {/* An assistant's own inbox bears its name: said once. */}
+                {c.chatbot && c.chatbot.name !== c.inbox.name ? ` · ${c.chatbot.name}` : ""}
               </span>
               <span
                 class="inbox-last"

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { Button, ResourceList, announce, toast, useCrudList, type Column } from "../../components";
-import { formatTime, locale } from "../../i18n";
+import { formatBytes, formatTime } from "../../i18n";
 import { problemOf } from "../../api/client";
 import { deleteFile, listFiles, PAGE_SIZE, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { t } from "./strings";
@@ -10,12 +10,6 @@ import { Uploads, useUploads } from "./uploads";
 const POLL_MS = 1000;
 const pending = (f: KnowledgeBaseFile) => f.status === "initial" || f.status === "processing";
 export const failureReason = (f: KnowledgeBaseFile) => String(f.processingTimeDetails.error ?? "");
-const bytes = (n: number) =>
-  new Intl.NumberFormat(locale.value, {
-    style: "unit",
-    unit: n < 1024 * 1024 ? "kilobyte" : "megabyte",
-    maximumFractionDigits: 1,
-  }).format(n < 1024 * 1024 ? n / 1024 : n / 1024 / 1024);
 
 /** The base's files: drop or choose several to upload, each with its progress, then their ingestion, live. */
 export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
@@ -45,7 +39,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
 
   const columns: Column<KnowledgeBaseFile>[] = [
     { label: t("filename"), rowHeader: true, class: "wrap", cell: (f) => f.filename },
-    { label: t("size"), class: "nowrap", cell: (f) => bytes(f.size) },
+    { label: t("size"), class: "nowrap", cell: (f) => formatBytes(f.size) },
     { label: t("status"), cell: (f) => <FileStatus file={f} /> },
     { label: t("chunks"), cell: (f) => (f.status === "done" ? f.chunksCount : "—") },
     { label: t("added"), class: "nowrap", cell: (f) => formatTime(f.createdAt) },
