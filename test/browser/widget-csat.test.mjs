@@ -103,6 +103,16 @@ describe("typing indicators and the satisfaction rating", () => {
     };
     const again = await shownAgain();
     await again.getByRole("form", { name: "Rate this conversation" }).waitFor({ timeout: 10_000 });
+    // And says it is resolved, above the rating, as it did live (the history holds no such line).
+    const resolvedLine = (page) => page.locator(".event", { hasText: "This conversation was marked as resolved." });
+    await resolvedLine(again).waitFor({ timeout: 10_000 });
+    const last = () =>
+      again.evaluate(() =>
+        [...document.querySelector("[data-assistant-chat]").shadowRoot.querySelector(".log").children]
+          .slice(-2)
+          .map((e) => e.className),
+      );
+    expect(await last()).toEqual(["event", "rate"]);
     await again.close();
     for (let n = 1; n <= 5; n++)
       await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
@@ -121,6 +131,7 @@ describe("typing indicators and the satisfaction rating", () => {
     ).toBe("Thank you for your rating (4 of 5).");
     // Rated: shown again, it asks no more (the history is shown before the session's answer is acted on).
     const later = await shownAgain();
+    await resolvedLine(later).waitFor({ timeout: 10_000 });
     expect(await later.locator(".rate").count()).toBe(0);
     await later.close();
 

@@ -264,4 +264,30 @@ describe("the widget's live stream over a long conversation", () => {
     expect(v.errors).toEqual([]);
     await v.context.close();
   });
+
+  it("a conversation handed to the team says someone will join, live and again once the page is reloaded", async () => {
+    const v = await visitorPage();
+    await v.send("I would like to speak to someone");
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+        timeout: 20_000,
+      })
+      .not.toContain("typing");
+    const id = await v.conversationId();
+    await app.server.api(`/conversations/${id}/update-auto-reply/`, {
+      method: "PATCH",
+      body: { autoReplyEnabled: false },
+    });
+    const waiting = () => v.page.locator(".event", { hasText: "Someone from our team will join you shortly." });
+    await waiting().waitFor({ timeout: 10_000 });
+    await v.page.reload();
+    await v.page.locator("button.launcher").click();
+    await v.page.locator(".row.visitor", { hasText: "I would like to speak to someone" }).waitFor();
+    // The history holds no such line: the state the live stream opens with says it, once, at the end.
+    await waiting().waitFor({ timeout: 10_000 });
+    expect(await v.page.locator(".event").count()).toBe(1);
+    expect(await v.page.locator(".log > :last-child").getAttribute("class")).toBe("event");
+    expect(v.errors).toEqual([]);
+    await v.context.close();
+  });
 });

@@ -38,7 +38,7 @@ export function watch(
     newest,
     {
       message: (m) => showLive(w, m),
-      status: (s, news) => showStatus(w, s, news),
+      status: (s, news, loaded) => showStatus(w, s, news, loaded),
       typing: (t) => w.typingIndicator.show(t.typing, t.name),
       // This tab's own reply shows its own typing (see deliver); another's (a reply to a message sent before a reload
       // or in another tab) shows here until it arrives or fails.
@@ -117,14 +117,23 @@ export function releaseHeld(w: Widget) {
   for (const m of others) showLive(w, m);
 }
 
-/** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line. */
-function showStatus(w: Widget, s: StatusEvent, news: boolean) {
+/**
+ * Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line. A
+ * conversation shown waiting for a person, or resolved, says so at its end as it did live (`loaded`): the history
+ * holds no such line, and a visitor back on the site could not tell that someone was coming, or that it was closed.
+ * Who serves it shows in their replies: "joined" would read as news.
+ */
+function showStatus(w: Widget, s: StatusEvent, news: boolean, loaded = false) {
   w.humanServing = s.progressStatus === "human_serving" || s.progressStatus === "waiting_for_human";
   if (s.status !== "resolved") withdrawRating(w);
-  if (!news) return;
+  const state = loaded && (s.progressStatus === "waiting_for_human" || s.progressStatus === "resolved");
+  if (!news && !state) return;
   const text = statusLine(s, w.config.assistantName ?? w.config.name);
   if (!text) return;
-  w.log.append(h("p", { class: "event", role: "status", text }));
+  const line = h("p", { class: "event", role: "status", text });
+  // Above the rating the page asked for as it showed a resolved conversation (connect).
+  if (!news) return void w.log.insertBefore(line, w.log.querySelector(".rate"));
+  w.log.append(line);
   w.typingIndicator.hide();
   if (s.status === "resolved") askRating(w);
   w.scroll();

@@ -8,9 +8,9 @@ export interface LiveHandlers {
   message: (m: Message) => void;
   /**
    * Who serves the conversation. `news`: a change to tell the visitor; false for the state a stream opens with
-   * when the widget knew it already or knew none yet (a page just loaded).
+   * when the widget knew it already or knew none yet (`loaded`: a page just loaded, a conversation shown).
    */
-  status: (s: StatusEvent, news: boolean) => void;
+  status: (s: StatusEvent, news: boolean, loaded: boolean) => void;
   typing: (t: TypingEvent) => void;
   /** Whether the assistant is composing a reply: told at each opening (a page reloaded mid-reply), then each change. */
   replying: (replying: boolean) => void;
@@ -67,9 +67,10 @@ export class LiveStream {
    */
   #status(s: StatusEvent, opening: boolean) {
     const state = stateOf(s);
-    const news = state !== this.#state && !(opening && this.#state === null);
+    const loaded = opening && this.#state === null;
+    const news = state !== this.#state && !loaded;
     this.#state = state;
-    this.on.status(s, news);
+    this.on.status(s, news, loaded);
   }
 
   async #run() {
