@@ -459,4 +459,18 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("a label created in another tab is a filter once the operator comes back to the inbox", async () => {
+    const { context, page, errors } = await operator();
+    const choices = () => page.getByRole("form", { name: "Filters" }).getByLabel("Label").locator("option");
+    await expect.poll(() => choices().count()).toBeGreaterThan(0);
+    expect(await choices().allTextContents()).not.toContain("Made in another tab");
+    await api("/labels/", { body: { name: "Made in another tab", color: "#336699" } });
+    // The operator comes back to this tab: the event the browser sends then (headless Chromium keeps every tab
+    // visible, so it is sent here by hand).
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect.poll(() => choices().allTextContents()).toContain("Made in another tab");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

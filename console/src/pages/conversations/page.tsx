@@ -131,6 +131,14 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const [selectedError, setSelectedError] = useState<unknown>(null);
   const [messages, setMessages] = useState<Message[] | undefined>(undefined);
   const options = useResource(() => filterOptions(organizationId), [organizationId]);
+  // The filters' choices (labels, assistants, inboxes) made in another tab meanwhile: read again as the operator comes
+  // back to this one. Read once, a label created on the Labels page in another tab was not a filter until a reload.
+  const reloadOptions = options.reload;
+  useEffect(() => {
+    const back = () => document.visibilityState === "visible" && void reloadOptions();
+    document.addEventListener("visibilitychange", back);
+    return () => document.removeEventListener("visibilitychange", back);
+  }, [reloadOptions]);
   const state = useRef({ rows, next, filters, selectedId });
   state.current = { rows, next, filters, selectedId };
   // Reads race the live stream and the member's own actions: a read answered before a newer record landed here
