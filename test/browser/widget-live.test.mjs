@@ -95,6 +95,14 @@ async function visitorPage(query = "") {
   return { context, page, errors, refused, send, open, conversationId };
 }
 
+/** Waits until the assistant's latest reply is shown whole (its bubble no longer typing). */
+const replyShown = (page) =>
+  expect
+    .poll(async () => (await page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+      timeout: 20_000,
+    })
+    .not.toContain("typing");
+
 /** The messages a screen shows, in order, as [role, text]. */
 const widgetMessages = (page) =>
   page
@@ -111,11 +119,7 @@ describe("the widget's live stream over a long conversation", () => {
     "operator live; two connections at most at the end", async () => {
     const v = await visitorPage();
     await v.send("Hello, I need help with order 4471");
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
-        timeout: 20_000,
-      })
-      .not.toContain("typing");
+    await replyShown(v.page);
     const id = await v.conversationId();
 
     const { context, page, errors } = await openPage(app.browser);
@@ -227,11 +231,7 @@ describe("the widget's live stream over a long conversation", () => {
     hold = false;
     for (const r of held) await r.abort("timedout");
     await row.getByRole("button", { name: "Retry" }).click();
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
-        timeout: 20_000,
-      })
-      .not.toContain("typing");
+    await replyShown(v.page);
     await expect.poll(() => row.getByRole("alert").count()).toBe(0);
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(new Set(keys).size).toBe(1);
@@ -251,11 +251,7 @@ describe("the widget's live stream over a long conversation", () => {
       await route.continue();
     });
     await v.send("Hello, is a person there?");
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
-        timeout: 20_000,
-      })
-      .not.toContain("typing");
+    await replyShown(v.page);
     await app.server.api(`/conversations/${await v.conversationId()}/take-over/`);
     opened();
     await v.page
@@ -268,11 +264,7 @@ describe("the widget's live stream over a long conversation", () => {
   it("a conversation handed to the team says someone will join, live and again once the page is reloaded", async () => {
     const v = await visitorPage();
     await v.send("I would like to speak to someone");
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
-        timeout: 20_000,
-      })
-      .not.toContain("typing");
+    await replyShown(v.page);
     const id = await v.conversationId();
     await app.server.api(`/conversations/${id}/update-auto-reply/`, {
       method: "PATCH",
