@@ -181,7 +181,8 @@ describe("queryMetadata restricts retrieval", () => {
     const contact = await bodyOf<"POST /contacts/">(contactRes);
     const reply = async (sender?: string) => {
       const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-        message: { content: "Tell me about the zebra document", ...(sender ? { sender } : {}) },
+        // A question the documents answer: a reply that says it does not know lists no sources.
+        message: { content: "Which zebra documents are there?", ...(sender ? { sender } : {}) },
       });
       expect(res.status, await res.clone().text()).toBe(200);
       return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res))
