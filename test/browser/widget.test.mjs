@@ -151,6 +151,28 @@ function tabsOf(chatId) {
   };
 }
 
+/** A page of the site whose chat stays closed (its launcher shown); `prepare(tab)` runs before it loads. */
+async function closedChat(context, prepare) {
+  const tab = await context.newPage();
+  await prepare?.(tab);
+  await tab.goto(`${host.url}/?chat=${chat.id}`);
+  await tab.locator("button.launcher").waitFor();
+  return tab;
+}
+
+/**
+ * `text` written in a tab whose requests to `cut` (its sends, or its session) never get through, closed once its send
+ * has given up: a try made as the tab closes escapes the page's route (docs/architecture.md, "Tests").
+ */
+async function leftUnsent(context, text, cut = "**/public/messages/") {
+  const tab = await context.newPage();
+  await tab.route(cut, (route) => route.abort("internetdisconnected"));
+  await tabsOf(chat.id).open(tab);
+  await tabsOf(chat.id).say(tab, text);
+  await tab.locator(".row.visitor .unsent-note").waitFor({ timeout: 20_000 });
+  await tab.close();
+}
+
 /**
  * Two tabs of a chat whose stories are long: the first with a message queued behind a story, the second then starting
  * a new conversation, which the busy first does not follow.
@@ -2009,21 +2031,6 @@ describe("the embedded widget in Chromium", () => {
     "page whose chat stays closed: one open then, and one opened next", async () => {
     const { context, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const { conversationOf, messagesOf } = tabsOf(chat.id);
-    const closedChat = async () => {
-      const tab = await context.newPage();
-      await tab.goto(`${host.url}/?chat=${chat.id}`);
-      await tab.locator("button.launcher").waitFor();
-      return tab;
-    };
-    /** `text` written in a tab whose network never carries it, closed once its send has given up (see above). */
-    const leftUnsent = async (text) => {
-      const tab = await context.newPage();
-      await tab.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
-      await tabsOf(chat.id).open(tab);
-      await tabsOf(chat.id).say(tab, text);
-      await tab.locator(".row.visitor .unsent-note").waitFor({ timeout: 20_000 });
-      await tab.close();
-    };
     const sentFrom = async (tab, text) => {
       await expect.poll(() => conversationOf(tab), { timeout: 20_000 }).toBeTruthy();
       const stored = async () => messagesOf(await conversationOf(tab));
@@ -2032,8 +2039,8 @@ describe("the embedded widget in Chromium", () => {
       // Its answer not seen: counted on the launcher.
       await expect.poll(() => tab.locator(".launcher .unread").textContent()).toBe("1");
     };
-    const open = await closedChat();
-    await leftUnsent("Do you deliver on Sundays?");
+    const open = await closedChat(context);
+    await leftUnsent(context, "Do you deliver on Sundays?");
     await sentFrom(open, "Do you deliver on Sundays?");
     // A new conversation, begun and left unsent the same way, with no page open: the next one sends it as it loads.
     await open.evaluate(
@@ -2042,8 +2049,8 @@ describe("the embedded widget in Chromium", () => {
       `assistant-chat:${chat.id}`,
     );
     await open.close();
-    await leftUnsent("Can I pay by invoice?");
-    await sentFrom(await closedChat(), "Can I pay by invoice?");
+    await leftUnsent(context, "Can I pay by invoice?");
+    await sentFrom(await closedChat(context), "Can I pay by invoice?");
     expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();
   }, 90_000);
@@ -2051,26 +2058,18 @@ describe("the embedded widget in Chromium", () => {
   it("a first message a closed tab left before the visitor had a session is sent by the pages opened next, their " +
     "chats closed; two opened at once start one session between them, one contact", async () => {
     const { context, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, conversationOf, messagesOf } = tabsOf(chat.id);
+    const { conversationOf, messagesOf } = tabsOf(chat.id);
     const text = "Are you open on holidays?";
-    const closing = await context.newPage();
-    await closing.route("**/public/session/", (route) => route.abort("internetdisconnected"));
-    await open(closing);
-    await say(closing, text);
-    await closing.locator(".row.visitor .unsent-note").waitFor();
-    await closing.close();
+    await leftUnsent(context, text, "**/public/session/");
     // Each session takes a second to start: the second page finds the message still left as it loads.
     const contacts = [];
-    const closedChat = async () => {
-      const tab = await context.newPage();
+    const slowSession = async (tab) => {
       await tab.route("**/public/session/", (route) => setTimeout(() => route.continue(), 1000));
       tab.on("response", (res) => {
         if (res.url().endsWith("/public/session/")) contacts.push(res.json().then((session) => session.contact.id));
       });
-      await tab.goto(`${host.url}/?chat=${chat.id}`);
-      return tab;
     };
-    const [one, two] = await Promise.all([closedChat(), closedChat()]);
+    const [one, two] = await Promise.all([closedChat(context, slowSession), closedChat(context, slowSession)]);
     await expect.poll(() => conversationOf(one), { timeout: 20_000 }).toBeTruthy();
     await expect
       .poll(async () => messagesOf(await conversationOf(one)), { timeout: 20_000 })
