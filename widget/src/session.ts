@@ -425,7 +425,7 @@ export async function connect(w: Widget): Promise<void> {
  * resumes the token the other kept: two pages starting one at once (first messages written in two tabs, or the
  * messages a closed tab left, taken by each page open; see leftUnsent) made two contacts of one visitor.
  */
-async function visitorSession(w: Widget): Promise<Awaited<ReturnType<Widget["api"]["session"]>>> {
+async function visitorSession(w: Widget) {
   const ask = async () => {
     const session = await w.api.session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact);
     w.storage.store({ token: session.token });
