@@ -20,6 +20,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { tableCache } from "../../db/write-watch";
 import { notFound } from "../../lib/errors";
 import { conversationDb } from "../shards/parts";
+import { countedChatbotsCondition } from "../chatbots/quota";
 import type { ConversationRow } from "../conversations";
 import type { LabelRef } from "../labels";
 
@@ -94,10 +95,11 @@ export function organizationNames(db: Db, organizationId: string): Promise<Organ
         .select({ id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType })
         .from(inboxes)
         .where(eq(inboxes.organizationId, organizationId)),
+      // The personal assistants it hosts too: their conversations are the organization's.
       db
         .select({ id: chatbots.id, name: chatbots.name })
         .from(chatbots)
-        .where(eq(chatbots.organizationId, organizationId)),
+        .where(countedChatbotsCondition(organizationId)),
       db
         .select({ id: users.id, name: users.name })
         .from(members)

@@ -178,6 +178,24 @@ describe("conversations", () => {
     expect(refused.errors?.timezone).toBeTruthy();
   });
 
+  it("a conversation with a personal assistant the organization hosts names the assistant", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["chatbot.manage", "conversation.manage", "conversation.view"]);
+    const personal = await createChatbot(member, { organization: null, name: "Own desk" });
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await member.fetch("POST", `/chatbots/${personal.id}/completions/`, { message: { content: "hello" } }),
+    );
+    const read = await bodyOf<"GET /conversations/{id}/">(
+      await member.fetch("GET", `/conversations/${reply.conversationId}/`),
+    );
+    // Read null before: only the organization's own assistants were named.
+    expect(read.chatbot).toEqual({ id: personal.id, name: "Own desk" });
+    const listed = await bodyOf<"GET /conversations/">(
+      await owner.fetch("GET", `/conversations/?chatbot=${personal.id}`),
+    );
+    expect(listed.results.map((c) => c.chatbot)).toEqual([{ id: personal.id, name: "Own desk" }]);
+  });
+
   it("401, 403 and 404 across organizations", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
