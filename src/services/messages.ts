@@ -5,6 +5,7 @@ import type { Cursor } from "../lib/pagination";
 import type { MessageLookup, VisibleWindow } from "../../durable-objects/conversation-store";
 import { conversationObject, type MessageRow } from "./conversations";
 import { messageRecord, type MessageRecord } from "./records/messages";
+import { withLiveLinks } from "./uploads/message-links";
 
 /**
  * The reads of one of the organization's conversation's messages, answered by its object from its store (none for
@@ -24,25 +25,41 @@ export function storedMessages(env: Bindings, organizationId: string, conversati
   };
 }
 
-/** One message of one of the organization's conversations, read by the conversation's object; 404 otherwise. */
-export async function findMessage(env: Bindings, organizationId: string, conversationId: string, id: string) {
+/**
+ * One message of one of the organization's conversations, read by the conversation's object, its attachments' links
+ * live (withLiveLinks: `origin` is the request's); 404 otherwise.
+ */
+export async function findMessage(
+  env: Bindings,
+  origin: string,
+  organizationId: string,
+  conversationId: string,
+  id: string,
+) {
   const row = await storedMessages(env, organizationId, conversationId).find(id);
   if (!row) throw notFound();
-  return messageRecord(row);
+  const [message] = await withLiveLinks(env, origin, [messageRecord(row)]);
+  return message;
 }
 
 /**
  * `pageSize + 1` messages of one of the organization's conversations from the cursor on, newest first (for
- * `cursorResponse`, keyed by `sequence`), read by the conversation's object from its own store (its `listMessages`).
+ * `cursorResponse`, keyed by `sequence`), read by the conversation's object from its own store (its `listMessages`),
+ * their attachments' links live (withLiveLinks: `origin` is the request's).
  */
-export const listMessages = (
+export const listMessages = async (
   env: Bindings,
+  origin: string,
   organizationId: string,
   conversationId: string,
   cursor: Cursor | null,
   pageSize: number,
 ): Promise<MessageRecord[]> =>
-  conversationObject(env, conversationId).listMessages(organizationId, conversationId, cursor, pageSize);
+  withLiveLinks(
+    env,
+    origin,
+    await conversationObject(env, conversationId).listMessages(organizationId, conversationId, cursor, pageSize),
+  );
 
 /** The platform chat a message came from (`metadata.channel.threadKey`: services/channels/intake.ts). */
 export const threadKeyOf = (message: MessageRow) =>

@@ -27,5 +27,5 @@ export const registerGetMessage = (r: Router) =>
     const access = await authorize(c, "conversation.view");
     const { id } = c.req.valid("param");
     const { conversation } = c.req.valid("query");
-    return c.json(await findMessage(c.env, access.organizationId, conversation, id), 200);
+    return c.json(await findMessage(c.env, new URL(c.req.url).origin, access.organizationId, conversation, id), 200);
   });

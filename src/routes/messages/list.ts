@@ -28,7 +28,14 @@ export const registerListMessages = (r: Router) =>
     const q = c.req.valid("query");
     await requireConversation(c, q.conversation, "Conversation not found.");
     const cursor = decodeCursor(q.cursor);
-    const rows = await listMessages(c.env, access.organizationId, q.conversation, cursor, q.pageSize);
+    const rows = await listMessages(
+      c.env,
+      new URL(c.req.url).origin,
+      access.organizationId,
+      q.conversation,
+      cursor,
+      q.pageSize,
+    );
     return c.json(
       cursorResponse(c, cursor, q.pageSize, rows, (m) => m.sequence),
       200,

@@ -1,9 +1,12 @@
-import { SELF } from "cloudflare:test";
+import { SELF, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { assert, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { attachments, uploads } from "../../../src/db/schema";
 import { cleanupUploads } from "../../../src/services/uploads/cleanup";
+import { signingCredentials } from "../../../src/services/uploads/settings";
+import { presignUrl } from "../../../src/services/uploads/signing";
+import { conversationObject } from "../../../src/services/conversations";
 import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectInvalid } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -485,5 +488,54 @@ describe("lifecycle", () => {
     expect(await env.FILES.head(used)).not.toBeNull();
     expect(await env.FILES.head(loose)).toBeNull();
     await expectError(await owner.fetch("GET", `/attachments/${looseAttachment.id}/`), 404);
+  });
+});
+
+describe("a message's attachment links", () => {
+  it("open after the week the stored link lasts: a read signs it again, the file as sent", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const key = await uploadKey(owner);
+    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "see", attachments: [{ file: key, filename: "cat.png" }] },
+      }),
+    );
+    const listed = async () => {
+      const page = await bodyOf<"GET /messages/">(
+        await owner.fetch("GET", `/messages/?conversation=${conversationId}`),
+      );
+      return page.results.find((m) => m.attachments.length)!;
+    };
+    const linkOf = (m: { attachments: Record<string, unknown>[] }) => String(m.attachments[0].file);
+    const sent = await listed();
+    // Read within its week: the link as stored.
+    expect(linkOf(await listed())).toBe(linkOf(sent));
+    expect((await SELF.fetch(linkOf(sent))).status).toBe(200);
+
+    // The message as stored eight days ago: its link has lapsed.
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    const lapsed = await presignUrl(
+      await signingCredentials(env),
+      "GET",
+      linkOf(sent).split("?")[0],
+      604_800,
+      {},
+      eightDaysAgo,
+    );
+    expect((await SELF.fetch(lapsed)).status).toBe(403);
+    await runInDurableObject(conversationObject(env, conversationId), (_object, state) => {
+      const stored = [{ ...sent.attachments[0], file: lapsed }];
+      state.storage.sql.exec("UPDATE messages SET attachments = ? WHERE id = ?", JSON.stringify(stored), sent.id);
+    });
+    const one = await bodyOf<"GET /messages/{id}/">(
+      await owner.fetch("GET", `/messages/${sent.id}/?conversation=${conversationId}`),
+    );
+    for (const message of [await listed(), one]) {
+      expect(linkOf(message)).not.toBe(lapsed);
+      const res = await SELF.fetch(linkOf(message));
+      expect(res.status).toBe(200);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(PNG);
+    }
   });
 });
