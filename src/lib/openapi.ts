@@ -20,12 +20,42 @@ export const ErrorSchema = z
   })
   .openapi("Error");
 
-type Issue = { path: PropertyKey[]; message: string };
+type Issue = {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  /** A union's (`invalid_union`): each choice's issues, their paths below the union's. */
+  errors?: Issue[][];
+  minimum?: unknown;
+  maximum?: unknown;
+};
+
+/**
+ * The issues a client can act on. A value that is one of a union's choices by its type (an object where the field is
+ * an object or null) is said with that choice's issues, where zod says only "Invalid input" at the union. A value out
+ * of range is said with its tightest bound only: an integer over 1000 was also "more than 9007199254740991".
+ */
+function actionable(issues: Issue[]): Issue[] {
+  const out = issues.flatMap((issue) => {
+    const fitting = issue.errors?.filter((choice) => !choice.every((i) => i.code === "invalid_type" && !i.path.length));
+    if (issue.code !== "invalid_union" || fitting?.length !== 1) return [issue];
+    return actionable(fitting[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
+  });
+  const key = (i: Issue) => `${i.code} ${i.path.map(String).join(".")}`;
+  const bound = (i: Issue) => Number(i.code === "too_big" ? i.maximum : i.minimum);
+  const tightest = new Map<string, Issue>();
+  for (const i of out) {
+    if (i.code !== "too_big" && i.code !== "too_small") continue;
+    const held = tightest.get(key(i));
+    if (!held || (i.code === "too_big" ? bound(i) < bound(held) : bound(i) > bound(held))) tightest.set(key(i), i);
+  }
+  return out.filter((i) => (i.code !== "too_big" && i.code !== "too_small") || tightest.get(key(i)) === i);
+}
 
 /** Turns zod issues into the contract's 400 body: `{detail, code: "invalid", errors}`. */
 export function validationError(issues: Issue[]): ApiError {
   const errors: Record<string, string[]> = {};
-  for (const issue of issues) {
+  for (const issue of actionable(issues)) {
     const path = issue.path.map(String).join(".") || "nonFieldErrors";
     (errors[path] ??= []).push(issue.message);
   }

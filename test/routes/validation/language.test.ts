@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_CONVERSATION_LABELS } from "../../../src/services/labels";
 import { NO_SUCH_ID, PREFIXES, expectError, seedOwner } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 describe("validation messages", () => {
   it.each(PREFIXES)("follow Accept-Language: zod's own in zh-TW, a schema's own as written (%s)", async (prefix) => {
@@ -68,5 +69,42 @@ describe("validation messages", () => {
     expect(await page("fr-CA, zh-Hant-TW;q=0.8")).toEqual({ page: ["不可小於 1"] });
     for (const english of ["en-US,zh-TW;q=0.9", "zh-TW;q=0, fr", "*", "zh-CN"])
       expect(await page(english), english).toEqual({ page: ["Can't be less than 1"] });
+  });
+
+  it("a field that is an object or null names what inside the object is wrong, not only the field", async () => {
+    const owner = await seedOwner();
+    const inbox = await bodyOf<"POST /inboxes/">(
+      await owner.fetch("POST", "/inboxes/", { name: "Web", channelType: "web" }),
+    );
+    const hours = async (businessHours: unknown, headers = {}) =>
+      (
+        await expectError(
+          await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { businessHours }, { headers }),
+          400,
+          "invalid",
+        )
+      ).errors;
+    // Statistics take `timezone`: a slip an operator makes, read "businessHours: Invalid input" before.
+    expect(await hours({ timezone: "Europe/Berlin", weekly: { mon: [["09:00", "17:00"]] } })).toEqual({
+      "businessHours.timeZone": ["Required"],
+      businessHours: [expect.stringMatching(/timezone/)],
+    });
+    expect(await hours({ timeZone: "", weekly: {} }, { "Accept-Language": "zh-TW" })).toEqual({
+      "businessHours.timeZone": ["不可空白"],
+    });
+    // A value of neither kind is still said at the field.
+    expect(await hours("always")).toEqual({ businessHours: ["Invalid input"] });
+    const unchanged = await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox.id}/`));
+    expect(unchanged.businessHours).toBeNull();
+  });
+
+  it("a number out of range is said with its tightest bound only", async () => {
+    const owner = await seedOwner();
+    const chunks = async (n: number) =>
+      (await expectError(await owner.fetch("POST", "/knowledge-bases/", { numberOfRetrievedChunks: n }), 400)).errors
+        ?.numberOfRetrievedChunks;
+    // Also "Can't be more than 9007199254740991" before, first: the bound of every integer.
+    expect(await chunks(1e308)).toEqual(["Can't be more than 100"]);
+    expect(await chunks(-1e308)).toEqual(["Can't be less than 1"]);
   });
 });
