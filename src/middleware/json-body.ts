@@ -3,6 +3,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { MAX_JSON_DEPTH, camelizeKeys, jsonNestsDeeperThan } from "../lib/case";
 import { readBodyText } from "../lib/http";
+import { wellFormed } from "../lib/text";
 
 /** Whether a parsed body holds a number JSON cannot represent (an iterative walk: depth is already bounded). */
 function hasNonFiniteNumber(value: unknown): boolean {
@@ -14,6 +15,18 @@ function hasNonFiniteNumber(value: unknown): boolean {
     } else if (v !== null && typeof v === "object") stack.push(...Object.values(v));
   }
   return false;
+}
+
+/**
+ * The body with each lone surrogate in its strings and keys made one U+FFFD (`wellFormed`), as the widget's text is:
+ * `"\ud83d"` alone (half an emoji, cut) is valid JSON that names no character, which D1 stored as three U+FFFD.
+ * Recursive: depth is already bounded.
+ */
+function wellFormedValues(value: unknown): unknown {
+  if (typeof value === "string") return wellFormed(value);
+  if (Array.isArray(value)) return value.map(wellFormedValues);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormedValues(v)]));
 }
 
 /**
@@ -42,6 +55,8 @@ export const jsonBody = () =>
         // JSON.parse reads 1e999 as Infinity, which JSON cannot carry: it would reach validation as null.
         if (hasNonFiniteNumber(parsed))
           throw new ApiError(400, "parse_error", "JSON parse error - a number is out of range.");
+        // The body is strict UTF-8: only a \u escape carries half a surrogate pair.
+        if (/\\u[dD][89a-fA-F]/.test(text)) parsed = wellFormedValues(parsed);
       }
       c.req.bodyCache.json = Promise.resolve(camelizeKeys(parsed));
     }

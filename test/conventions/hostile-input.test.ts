@@ -86,6 +86,29 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
     expect(await db().select().from(chatbots).where(eq(chatbots.organizationId, owner.organizationId))).toHaveLength(0);
   });
 
+  it("half of a surrogate pair (a \\ud83d escape alone) is kept as one U+FFFD, not as three", async () => {
+    const owner = await seedOwner();
+    const post = (text: string) =>
+      owner.fetch("POST", "/contacts/", text, { headers: { "Content-Type": "application/json" } });
+    const cases: [string, string][] = [
+      ["Ada \\ud83d", "Ada \uFFFD"],
+      ["a\\udfffb", "a\uFFFDb"],
+      ["\\udc00\\ud83d", "\uFFFD\uFFFD"],
+      // A whole pair is a character, and an escaped backslash before a "u" no escape.
+      ["Ada \\ud83d\\ude00", "Ada \u{1F600}"],
+      ["C:\\\\ud83d", "C:\\ud83d"],
+    ];
+    for (const [sent, kept] of cases) {
+      const res = await post(`{"name": "${sent}", "metadata": {"note\\ud83d": "x\\ud83d"}}`);
+      expect(res.status, await res.clone().text()).toBe(201);
+      const contact = (await res.json()) as { id: string; name: string; metadata: Record<string, string> };
+      expect(contact.name, sent).toBe(kept);
+      expect(contact.metadata).toEqual({ "note\uFFFD": "x\uFFFD" });
+      const read = await owner.fetch("GET", `/contacts/${contact.id}/`);
+      expect(((await read.json()) as { name: string }).name, sent).toBe(kept);
+    }
+  });
+
   it("a query parameter holding a NUL character is 400, naming it (a search for it matched every row)", async () => {
     const owner = await seedOwner();
     await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Hello there" });
