@@ -4,7 +4,15 @@
 // 200, a 400), each platform giving its payloads and what its Send API body looks like.
 import { expect, it } from "vitest";
 import { seedOwner, unique } from "../harness";
-import { ratedFour, redeliveredAndForged, retriedThenFailed, shownChannel, takenOver, textInReplyOut } from "./scenes";
+import {
+  chatOrTokenRefused,
+  ratedFour,
+  redeliveredAndForged,
+  retriedThenFailed,
+  shownChannel,
+  takenOver,
+  textInReplyOut,
+} from "./scenes";
 import { channelInbox, messagesWhen, onlyConversation, post, standIn, unsigned } from "./support";
 import { bodyOf } from "../support/api";
 import * as sample from "./meta-samples";
@@ -184,4 +192,24 @@ export function metaScenarios(c: MetaCase) {
       });
     },
   );
+
+  it("a reply outside the person's window fails alone; an expired token shows the channel failing", async () => {
+    const { owner, token, inbox, say } = await metaInbox(c);
+    const graphError = (message: string, code: number, subcode: number) => ({
+      error: { message, type: "OAuthException", code, error_subcode: subcode },
+    });
+    await chatOrTokenRefused(owner, inbox, {
+      say,
+      script: (responses) => graph.script(token, responses),
+      before: c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [],
+      chatRefused: {
+        status: 400,
+        body: graphError("(#10) This message is sent outside of allowed window.", 10, 2018278),
+      },
+      chatError: `${c.name} answered 400: (#10) This message is sent outside of allowed window.`,
+      // Meta says an expired token with a 400: it read as one reply's refusal, the channel "connected".
+      tokenRefused: { status: 400, body: graphError("Error validating access token: Session has expired", 190, 463) },
+      tokenError: `${c.name} answered 400: Error validating access token: Session has expired`,
+    });
+  });
 }

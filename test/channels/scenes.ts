@@ -228,6 +228,48 @@ export async function retriedThenFailed(
   expect(await scene.replies()).toHaveLength(4);
 }
 
+/**
+ * After a first exchange: a reply the platform refuses for its chat alone (`chatRefused`: the person blocked the bot)
+ * fails that delivery and leaves the channel connected; one refused for the channel's token (`tokenRefused`) shows the
+ * channel failing with the platform's words, until a reply goes out again. `before`: what the platform answers ahead
+ * of each reply (a typing action).
+ */
+export async function chatOrTokenRefused(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: {
+    say: Say;
+    script: (responses: Scripted[]) => Promise<void>;
+    before?: Scripted[];
+    chatRefused: Scripted;
+    chatError: string;
+    tokenRefused: Scripted;
+    tokenError: string;
+  },
+) {
+  const before = scene.before ?? [];
+  await scene.say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+
+  await scene.script([...before, scene.chatRefused]);
+  await scene.say("Again");
+  const blocked = await messagesWhen(actor, conversation.id, nthIs(3, "failed"));
+  expect(blocked[3].metadata!.channelDelivery).toMatchObject({ status: "failed", error: scene.chatError });
+  // Read "failing" before: every other chat of the inbox was fine.
+  await shownChannel(actor, inbox.inboxId, { status: "connected", lastError: null }, []);
+
+  await scene.script([...before, scene.tokenRefused]);
+  await scene.say("Once more");
+  const revoked = await messagesWhen(actor, conversation.id, nthIs(5, "failed"));
+  expect(revoked[5].metadata!.channelDelivery).toMatchObject({ status: "failed", error: scene.tokenError });
+  await shownChannel(actor, inbox.inboxId, { status: "failing", lastError: scene.tokenError }, []);
+
+  await scene.say("Back?");
+  await messagesWhen(actor, conversation.id, nthIs(7, "sent"));
+  await shownChannel(actor, inbox.inboxId, { status: "connected", lastError: null }, []);
+}
+
 /** Connecting the inbox's channel is refused with the platform's answer (`detail`), and the channel shows it. */
 export async function connectRefused(actor: Actor, inboxId: string, detail: string) {
   const res = await actor.fetch("POST", `/inboxes/${inboxId}/channel/connect/`);

@@ -20,6 +20,7 @@ import {
   ratedFour,
   redeliveredAndForged,
   retriedThenFailed,
+  chatOrTokenRefused,
   shownChannel,
   takenOver,
   textInReplyOut,
@@ -202,6 +203,19 @@ describe("Slack", () => {
       });
     },
   );
+
+  it("a channel the bot left fails its reply only; a revoked token shows the channel failing", async () => {
+    const { owner, token, inbox, sayDm } = await slackInbox();
+    await chatOrTokenRefused(owner, inbox, {
+      say: sayDm,
+      script: (responses) => slack.script(token, responses),
+      // Slack refuses with HTTP 200 and ok: false; token_revoked was a 400 like any other, the channel "connected".
+      chatRefused: { status: 200, body: { ok: false, error: "is_archived" } },
+      chatError: "Slack answered is_archived",
+      tokenRefused: { status: 200, body: { ok: false, error: "token_revoked" } },
+      tokenError: "Slack answered token_revoked",
+    });
+  });
 
   it("an event of another workspace the app is installed in is set aside, never this inbox's contact", async () => {
     const { owner, token, inbox, sayDm } = await slackInbox();

@@ -5,7 +5,14 @@ import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
 import { uploadKey } from "../routes/attachments/support";
-import { connectRefused, redeliveredAndForged, shownChannel, takenOver, textInReplyOut } from "./scenes";
+import {
+  chatOrTokenRefused,
+  connectRefused,
+  redeliveredAndForged,
+  shownChannel,
+  takenOver,
+  textInReplyOut,
+} from "./scenes";
 import {
   channelInbox,
   conversationsOf,
@@ -225,6 +232,23 @@ describe("Telegram", () => {
       expect((await owner.fetch("POST", `/messages/${failed[3].id}/channel-delivery/retry/`)).status).toBe(409);
     },
   );
+
+  it("a person who blocked the bot fails their reply only; a refused token shows the channel failing", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    const typing: Scripted = { status: 200, body: { ok: true, result: true } };
+    await chatOrTokenRefused(owner, inbox, {
+      say: (text) => postUpdate(textUpdate(text)),
+      script: (responses) => telegram.script(token, responses),
+      before: [typing],
+      chatRefused: {
+        status: 403,
+        body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" },
+      },
+      chatError: "Telegram answered 403: Forbidden: bot was blocked by the user",
+      tokenRefused: { status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } },
+      tokenError: "Telegram answered 401: Unauthorized",
+    });
+  });
 
   it("a long reply whose second part is refused a while: that part is sent again, never the first", async () => {
     const { owner, token, inbox, postUpdate } = await telegramInbox();

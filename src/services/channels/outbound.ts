@@ -27,7 +27,7 @@ import { uuidv7At } from "../webhooks/emit";
 import { platformContext } from "./http";
 import { enqueueWork } from "./inbound";
 import { adapterFor } from "./platforms";
-import { loadChannel } from "./settings";
+import { loadChannel, markChannel } from "./settings";
 import { PlatformError, type OutboundMessage } from "./types";
 import { isRatingAsk, RATING_CHOICES } from "../conversation/csat";
 import { dataDb, dataDbs } from "../shards";
@@ -282,7 +282,7 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
       return false;
     }
     await done({ status: "failed", error: err.message, ...partly });
-    if (err.status === 401 || err.status === 403) await markChannel(db, delivery.inboxId, "failing", err.message);
+    if (err.credentialsRefused) await markChannel(db, delivery.inboxId, "failing", err.message);
     return true;
   }
 }
@@ -302,9 +302,6 @@ async function threadOf(data: Db, delivery: DeliveryRow, latest: MessageRow | nu
     .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, threadKeyOf(latest))));
   return thread ? { ...thread, lastInboundAt: latest.createdAt } : null;
 }
-
-const markChannel = (db: Db, inboxId: string, status: "connected" | "failing", lastError: string | null) =>
-  db.update(inboxChannels).set({ status, lastError }).where(eq(inboxChannels.inboxId, inboxId));
 
 /** The reply as the platform's module gets it: text, sources, files, and what the chat's context holds. */
 async function outboundMessage(

@@ -319,6 +319,15 @@ export async function forgetChannel(db: Db, organizationId: string, inboxId: str
 }
 
 /**
+ * The channel's state as its replies found it: `failing` with the platform's words once it refused the channel's
+ * credentials, `connected` once a reply went out again. Forgotten here at once, so this isolate's next reply reads it.
+ */
+export async function markChannel(db: Db, inboxId: string, status: "connected" | "failing", lastError: string | null) {
+  await db.update(inboxChannels).set({ status, lastError }).where(eq(inboxChannels.inboxId, inboxId));
+  configs.forget(inboxId);
+}
+
+/**
  * A channel opened for its module, kept a few seconds per isolate: a busy inbox's events would
  * otherwise each read and decrypt it. Saving or connecting on this isolate forgets it at once;
  * elsewhere within the TTL (a changed secret is then refused or used for a few seconds more).

@@ -53,6 +53,22 @@ const TRANSIENT = new Set([
 ]);
 
 /**
+ * Web API errors that refuse the app's token itself (docs.slack.dev, each method's errors), not one reply: the channel
+ * shows `failing` until it is connected again. Others (`not_in_channel`, `is_archived`) concern one conversation.
+ */
+const TOKEN_REFUSED = new Set([
+  "invalid_auth",
+  "not_authed",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "no_permission",
+  "missing_scope",
+  "not_allowed_token_type",
+  "ekm_access_denied",
+]);
+
+/**
  * Slack's request signing: `v0=` + hex HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{raw body}` with
  * the app's signing secret, the timestamp within 5 minutes of `now` (ms). Compared by WebCrypto's verify.
  */
@@ -308,7 +324,10 @@ function buttonTap(payload: Json): InboundEvent[] {
   ];
 }
 
-/** Slack's `ok: false` as a PlatformError: 429 for `ratelimited`, 503 for its own failures, else 400. */
+/**
+ * Slack's `ok: false` as a PlatformError: 429 for `ratelimited`, 503 for its own failures, else 400; a refused token
+ * marks the channel failing.
+ */
 export function slackRefusal(body: Json, response: Response): PlatformError {
   const error = str(body.error) ?? "unknown_error";
   const status = error === "ratelimited" ? 429 : TRANSIENT.has(error) ? 503 : 400;
@@ -317,6 +336,7 @@ export function slackRefusal(body: Json, response: Response): PlatformError {
     `Slack answered ${error}${needed}`,
     status,
     status === 429 ? retryAfterSeconds(response) : undefined,
+    TOKEN_REFUSED.has(error),
   );
 }
 

@@ -41,11 +41,13 @@ async function asked<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     const { GrammyError, HttpError } = await vendored("grammy");
+    // A 403 is about one chat ("bot was blocked by the user", "user is deactivated"); a refused token is a 401.
     if (err instanceof GrammyError)
       throw new PlatformError(
         `Telegram answered ${err.error_code}: ${err.description}`,
         err.error_code,
         err.parameters.retry_after,
+        err.error_code === 401,
       );
     if (err instanceof HttpError)
       throw err.error instanceof PlatformError

@@ -128,6 +128,12 @@ export class PlatformError extends Error {
     message: string,
     readonly status: number | null,
     readonly retryAfterSeconds?: number,
+    /**
+     * Whether the platform refused the channel's credentials (a revoked token), not this one reply: the channel then
+     * shows `failing`. By default a 401 or 403; a platform whose 403 is about one chat (Telegram: the person blocked
+     * the bot) or whose refusal of a token has another status (Slack, Meta) says so.
+     */
+    readonly credentialsRefused = status === 401 || status === 403,
   ) {
     super(message);
   }

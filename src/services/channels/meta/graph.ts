@@ -83,8 +83,9 @@ export class GraphRefusal extends PlatformError {
     status: number,
     retryAfterSeconds: number | undefined,
     readonly transient: boolean,
+    credentialsRefused: boolean,
   ) {
-    super(message, status, retryAfterSeconds);
+    super(message, status, retryAfterSeconds, credentialsRefused);
   }
   override get retryable() {
     return this.transient || super.retryable;
@@ -111,7 +112,11 @@ export async function graphRefusal(platformName: string, response: Response): Pr
     .catch(() => undefined);
   const base = await refusal(platformName, response, (body) => graphError.safeParse(body).data?.message);
   const transient = error?.is_transient === true || TRANSIENT_CODES.has(Number(error?.code));
-  return new GraphRefusal(base.message, base.status!, base.retryAfterSeconds, transient);
+  // Code 190 is a token Meta no longer takes (expired, revoked, the password changed), sent as a 400 or a 401; code
+  // 10 is a permission for one message (outside the 24-hour window).
+  const code = Number(error?.code);
+  const tokenRefused = code === 190 || base.status === 401 || (base.status === 403 && code !== 10);
+  return new GraphRefusal(base.message, base.status!, base.retryAfterSeconds, transient, tokenRefused);
 }
 
 export interface GraphAccount {
