@@ -1,9 +1,12 @@
 // WhatsApp end to end against the Graph stand-in: the shared scenarios (meta-support.ts) and what
 // only the Cloud API has (the name in the payload, statuses in the same field).
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { graph, META_ACCOUNTS, metaInbox, metaScenarios, signed, type MetaCase } from "./meta-support";
+import { conversationObject } from "../../src/services/conversations";
+import { graph, META_ACCOUNTS, metaInbox, metaScenarios, sends, signed, type MetaCase } from "./meta-support";
 import * as sample from "./meta-samples";
-import { conversationsOf, post } from "./support";
+import { conversationsOf, messagesWhen, nthIs, onlyConversation, post } from "./support";
 
 const whatsapp: MetaCase = {
   ...META_ACCOUNTS.whatsapp,
@@ -36,4 +39,31 @@ describe("WhatsApp", () => {
       expect(calls).toEqual([`GET /v24.0/${sample.PHONE_NUMBER_ID}`, `POST /v24.0/${sample.WABA_ID}/subscribed_apps`]);
     },
   );
+
+  it("a reply past the person's 24-hour window is failed with the reason, not sent for WhatsApp to drop", async () => {
+    const { owner, token, inbox, say } = await metaInbox(whatsapp);
+    await say("Is my order ready?");
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const [question] = await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+    // The person wrote 25 hours ago.
+    const wrote = Date.now() - 25 * 3600_000;
+    await runInDurableObject(conversationObject(env, conversation.id), (_object, state) => {
+      state.storage.sql.exec("UPDATE messages SET created_at = ? WHERE id = ?", wrote, question.id);
+    });
+    const sent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "Yes!" });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    const messages = await messagesWhen(owner, conversation.id, (m) =>
+      m.some((x) => x.content === "Yes!" && x.metadata?.channelDelivery?.status === "failed"),
+    );
+    const since = new Date(wrote).toISOString().slice(0, 16).replace("T", " ");
+    expect(messages.find((m) => m.content === "Yes!")!.metadata!.channelDelivery).toMatchObject({
+      status: "failed",
+      error:
+        `outside WhatsApp's 24-hour customer service window (the person last wrote ${since} UTC): WhatsApp takes ` +
+        "a reply again once they write",
+    });
+    // Only the assistant's first reply reached the Cloud API.
+    expect(await sends(whatsapp, token)).toHaveLength(1);
+  });
 });

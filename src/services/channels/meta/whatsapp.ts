@@ -2,7 +2,7 @@
 // their phone number (wa_id), media by id, replies from the number's `/messages` (4096 characters;
 // conversation starters as up to three reply buttons under a body of 1024).
 import { splitMessage } from "../markdown";
-import { sendInOrder } from "../types";
+import { PlatformError, sendInOrder } from "../types";
 import type {
   ChannelAdapter,
   ChannelConfig,
@@ -162,6 +162,13 @@ function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
   return messages;
 }
 
+/**
+ * WhatsApp takes a free-form message within 24 hours of the person's last one (the customer service window); after it,
+ * only an approved template, which a reply is not. Sent anyway, the Cloud API accepted it and reported it failed
+ * later (131047, in a status event), so the reply read "sent" while it never arrived.
+ */
+const SERVICE_WINDOW_MS = 24 * 3600_000;
+
 export const whatsapp: ChannelAdapter = {
   platform: "whatsapp",
   ...metaWebhook,
@@ -193,6 +200,16 @@ export const whatsapp: ChannelAdapter = {
   },
 
   async send(ctx, message) {
+    if (message.at - message.lastInboundAt > SERVICE_WINDOW_MS) {
+      const since = new Date(message.lastInboundAt).toISOString().slice(0, 16).replace("T", " ");
+      throw new PlatformError(
+        `outside WhatsApp's 24-hour customer service window (the person last wrote ${since} UTC): WhatsApp takes ` +
+          "a reply again once they write",
+        400,
+        undefined,
+        false,
+      );
+    }
     return sendInOrder(message, whatsappMessages(message), async (body) => {
       const sent = await graph<{ messages?: { id?: string }[] }>(
         ctx,
