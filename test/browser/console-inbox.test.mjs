@@ -263,6 +263,42 @@ describe("Conversations inbox in Chromium", () => {
     await context.close();
   });
 
+  it("a long conversation opens at its newest message and follows new ones while its end is in view", async () => {
+    const api = app.server.api;
+    let conversation = null;
+    for (let i = 1; i <= 12; i++) {
+      const body = { message: { content: `Question ${i}: where is parcel ${i}?` } };
+      if (conversation) body.conversation = conversation;
+      ({ conversationId: conversation } = await api(`/chatbots/${bot.id}/completions/`, { body }));
+    }
+    await api(`/conversations/${conversation}/take-over/`, {});
+    const { context, page, errors } = await operator({ viewport: DESKTOP }, `/conversations/${conversation}`);
+    const messages = page.locator(".inbox-transcript .transcript > li");
+    /** Whether the message is within the window, whole: where the member reads it, not in a clipped box. */
+    const inView = (message) =>
+      message.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight;
+      });
+    await expect.poll(() => messages.count(), { timeout: 10_000 }).toBe(24);
+    // Opened at the top of a box of 60% of the window before: the newest answer out of sight.
+    await expect.poll(() => inView(messages.last())).toBe(true);
+    const said = async (content) => {
+      await api("/messages/", { body: { conversation, content } });
+      await page.locator(".inbox-transcript .transcript > li", { hasText: content }).waitFor();
+    };
+    await said("Are you still there?");
+    await expect.poll(() => inView(messages.last())).toBe(true);
+    // A member reading older messages keeps their place.
+    await page.evaluate(() => scrollTo(0, 0));
+    await said("Hello?");
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    expect(await inView(messages.last())).toBe(false);
+    expect(errors).toEqual([]);
+    await api(`/conversations/${conversation}/read/`, {});
+    await context.close();
+  });
+
   it("an unread count answered late never replaces a later one", async () => {
     const { context, page, errors } = await operator();
     const answers = await holdAnswers(page);

@@ -59,6 +59,22 @@ export function Transcript({
     (target && !(target instanceof HTMLButtonElement && target.disabled) ? target : controls.title.current)?.focus();
     setFocusNext(null);
   }, [focusNext]);
+  // The newest message in view, as a chat opens and follows: when a conversation's messages first show, and when one
+  // arrives while the one before it was in view; a member reading older ones keeps their place. The reply box is what
+  // comes into view when there is one, the newest message just above it.
+  const list = useRef<HTMLOListElement>(null);
+  const shown = useRef<{ id: string; count: number } | null>(null);
+  useLayoutEffect(() => {
+    const items = list.current?.children;
+    if (!items?.length) return;
+    const before = shown.current;
+    shown.current = { id: c.id, count: items.length };
+    if (before?.id === c.id) {
+      const previous = items[before.count - 1];
+      if (items.length <= before.count || !previous || previous.getBoundingClientRect().top > innerHeight) return;
+    }
+    (controls.reply.current ?? items[items.length - 1]).scrollIntoView({ block: "nearest" });
+  }, [c.id, messages?.length]);
   /** Runs an action; then focus goes to `next`, or back to the pressed button (to try again) when it failed. */
   const act = async (
     name: "take" | "back" | "resolve",
@@ -151,7 +167,7 @@ export function Transcript({
         <Loading />
       ) : messages.length ? (
         <div role="log" aria-label={t("transcript")}>
-          <ol class="transcript">
+          <ol class="transcript" ref={list}>
             {messages.map((m) => (
               <MessageItem key={m.id} m={m} onReload={onReload} />
             ))}
