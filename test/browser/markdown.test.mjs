@@ -123,6 +123,32 @@ describe("renderMarkdown", () => {
     expect(await page.evaluate(() => window.__xss)).toBeUndefined();
   });
 
+  it("a citation marker is what `cite` gives; one given nothing goes with its space; without cite, text", async () => {
+    const cited = (source, sources) =>
+      page.evaluate(
+        ([src, known]) => {
+          const root = document.createElement("div");
+          const cite = known
+            ? (n) => {
+                if (!known.includes(n)) return null;
+                const sup = document.createElement("sup");
+                sup.textContent = `<${n}>`;
+                return sup;
+              }
+            : undefined;
+          window.markdown.renderMarkdown(src, root, cite);
+          return root.textContent;
+        },
+        [source, sources],
+      );
+    const reply = "We ship to Taiwan [1]. Returns take 14 days.[2] See **the policy [2]**.";
+    expect(await cited(reply, [1, 2])).toBe("We ship to Taiwan <1>. Returns take 14 days.<2> See the policy <2>.");
+    // The web chat shows no sources: the visitor read "[1]" pointing at nothing.
+    expect(await cited(reply, [])).toBe("We ship to Taiwan. Returns take 14 days. See the policy.");
+    expect(await cited(reply, [2])).toBe("We ship to Taiwan. Returns take 14 days.<2> See the policy <2>.");
+    expect(await cited(reply, null)).toBe("We ship to Taiwan [1]. Returns take 14 days.[2] See the policy [2].");
+  });
+
   it("ran no script and opened no dialog in all of the above", async () => {
     expect(await page.evaluate(() => window.__xss)).toBeUndefined();
     expect(page.dialogs).toEqual([]);

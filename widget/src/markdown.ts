@@ -32,13 +32,22 @@ function inline(text: string, into: Node, cite?: (n: number) => Node | null): vo
       inline(m[6] ?? m[7], i, cite);
       into.appendChild(i);
     } else if (m[8] !== undefined) {
-      into.appendChild(cite?.(Number(m[8])) ?? document.createTextNode(m[0]));
+      if (!cite) into.appendChild(document.createTextNode(m[0]));
+      else {
+        // A marker with nothing to point at (sources not shown) is left out, with the space before it.
+        const marker = cite(Number(m[8]));
+        if (marker) into.appendChild(marker);
+        else if (into.lastChild instanceof Text) into.lastChild.data = into.lastChild.data.trimEnd();
+      }
     }
   }
   if (last < text.length) into.appendChild(document.createTextNode(text.slice(last)));
 }
 
-/** Renders a reply's Markdown (paragraphs, lists, headings, code blocks, quotes) into `root`. */
+/**
+ * Renders a reply's Markdown (paragraphs, lists, headings, code blocks, quotes) into `root`. With `cite`, each `[n]`
+ * marker is what it gives, or nothing when it gives null; without, the marker stays text.
+ */
 export function renderMarkdown(source: string, root: HTMLElement, cite?: (n: number) => Node | null): void {
   root.replaceChildren();
   const lines = source.replace(/\r\n?/g, "\n").split("\n");

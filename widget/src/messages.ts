@@ -78,9 +78,13 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
       renderMarkdown(
         msg.content,
         bubble,
-        c.enableDisplayCitations && msg.citations.length
+        // The assistant's [n] markers point at its sources: without them shown (the web chat's choice), a bare "[1]"
+        // pointed at nothing. A person's words are theirs.
+        msg.role === "assistant"
           ? (n) =>
-              msg.citations[n - 1] ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title }) : null
+              c.enableDisplayCitations && msg.citations[n - 1]
+                ? h("sup", { class: "c", text: `[${n}]`, title: msg.citations[n - 1].title })
+                : null
           : undefined,
       );
     if (!streaming && msg.role === "assistant") {
