@@ -1058,6 +1058,15 @@ export class Conversation extends DurableObject<Bindings> {
       const record = messageRecord(row);
       // Subscribers are visitors (the widget's live stream): an operator's private note is not theirs.
       if (!row.private) for (const sse of this.#subscribers) sse.send(record, "message");
+      // The handoff the assistant's words make (its handoff reply queues the conversation), told after them as an
+      // operator's change is: a visitor read that someone would come only once the page was loaded again.
+      if (leaves.progressStatus === "waiting_for_human" && conversation.progressStatus !== "waiting_for_human")
+        this.#broadcast("state", {
+          conversationId: conversation.id,
+          status: leaves.status,
+          progressStatus: leaves.progressStatus,
+          agent: null,
+        } satisfies ConversationStateEvent);
       const batch = {
         env: this.env,
         waitUntil: (p: Promise<unknown>) => this.ctx.waitUntil(p),

@@ -261,6 +261,26 @@ describe("the widget's live stream over a long conversation", () => {
     await v.context.close();
   });
 
+  it("asking for a person says someone will join, live: as the conversation starts, and in one under way", async () => {
+    for (const underWay of [false, true]) {
+      const v = await visitorPage();
+      if (underWay) {
+        await v.send("Hello");
+        await replyShown(v.page);
+      }
+      await v.send("talk to a person");
+      // The handoff's words, then the line: shown after a reload only, before.
+      await v.page.locator(".row.agent, .row.assistant", { hasText: "member of our team" }).waitFor();
+      const waiting = v.page.locator(".event", { hasText: "Someone from our team will join you shortly." });
+      await waiting.waitFor({ timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await waiting.count()).toBe(1);
+      expect(await v.page.locator(".log > :last-child").getAttribute("class")).toBe("event");
+      expect(v.errors).toEqual([]);
+      await v.context.close();
+    }
+  });
+
   it("a conversation handed to the team says someone will join, live and again once the page is reloaded", async () => {
     const v = await visitorPage();
     await v.send("I would like to speak to someone");
