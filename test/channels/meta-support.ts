@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import { seedOwner, unique } from "../harness";
 import {
   chatOrTokenRefused,
+  nothingToShow,
   ratedFour,
   redeliveredAndForged,
   retriedThenFailed,
@@ -211,5 +212,10 @@ export function metaScenarios(c: MetaCase) {
       tokenRefused: { status: 400, body: graphError("Error validating access token: Session has expired", 190, 463) },
       tokenError: `${c.name} answered 400: Error validating access token: Session has expired`,
     });
+  });
+
+  it("a reply that renders to nothing fails saying so, where it read sent with nothing sent", async () => {
+    const { owner, token, inbox, say } = await metaInbox(c);
+    await nothingToShow(owner, inbox, say, () => sends(c, token));
   });
 }

@@ -4,6 +4,7 @@
 import { expect } from "vitest";
 import type { Actor } from "../harness";
 import type { ChannelPlatform } from "../../src/services/channels/types";
+import { NOTHING_TO_SHOW } from "../../src/services/channels/outbound";
 import { bodyOf, problemOf } from "../support/api";
 import { createInbox } from "../routes/inboxes/fixtures";
 import {
@@ -268,6 +269,27 @@ export async function chatOrTokenRefused(
   await scene.say("Back?");
   await messagesWhen(actor, conversation.id, nthIs(7, "sent"));
   await shownChannel(actor, inbox.inboxId, { status: "connected", lastError: null }, []);
+}
+
+/**
+ * After a first exchange, an operator's replies that render to nothing on the platform (a rule, an empty code block)
+ * fail saying so, and none reaches the platform (`replies`: the reply requests it received): Telegram and Slack had
+ * refused them with their words, Meta's apps had them read "sent" with nothing sent.
+ */
+export async function nothingToShow(actor: Actor, inbox: ChannelInbox, say: Say, replies: () => Promise<unknown[]>) {
+  await say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+  const before = (await replies()).length;
+  for (const content of ["---", "```\n```"]) {
+    const res = await actor.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
+    expect(res.status, await res.clone().text()).toBe(201);
+  }
+  const failed = (m: MessageItem) => m.metadata?.channelDelivery?.status === "failed";
+  const messages = await messagesWhen(actor, conversation.id, (m) => m.length === 4 && failed(m[2]) && failed(m[3]));
+  for (const m of messages.slice(2))
+    expect(m.metadata!.channelDelivery).toMatchObject({ error: NOTHING_TO_SHOW, platformMessageIds: [] });
+  expect(await replies()).toHaveLength(before);
 }
 
 /** Connecting the inbox's channel is refused with the platform's answer (`detail`), and the channel shows it. */

@@ -21,6 +21,7 @@ import {
   redeliveredAndForged,
   retriedThenFailed,
   chatOrTokenRefused,
+  nothingToShow,
   shownChannel,
   takenOver,
   textInReplyOut,
@@ -215,6 +216,11 @@ describe("Slack", () => {
       tokenRefused: { status: 200, body: { ok: false, error: "token_revoked" } },
       tokenError: "Slack answered token_revoked",
     });
+  });
+
+  it("a reply that renders to nothing fails saying so, not with Slack's no_text", async () => {
+    const { owner, token, inbox, sayDm } = await slackInbox();
+    await nothingToShow(owner, inbox, sayDm, () => posted(token));
   });
 
   it("an event of another workspace the app is installed in is set aside, never this inbox's contact", async () => {

@@ -8,6 +8,7 @@ import { uploadKey } from "../routes/attachments/support";
 import {
   chatOrTokenRefused,
   connectRefused,
+  nothingToShow,
   redeliveredAndForged,
   shownChannel,
   takenOver,
@@ -248,6 +249,24 @@ describe("Telegram", () => {
       tokenRefused: { status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } },
       tokenError: "Telegram answered 401: Unauthorized",
     });
+  });
+
+  it("a reply that renders to nothing fails saying so; a long one's empty last part is left out", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await nothingToShow(
+      owner,
+      inbox,
+      (text) => postUpdate(textUpdate(text)),
+      () => sent(token, "sendMessage"),
+    );
+    const [conversation] = await conversationsOf(owner, inbox.inboxId);
+    // Over Telegram's 4,096 characters, then a rule: the words go in one part, and the reply is sent.
+    const content = `${"word ".repeat(779)}\n\n---`;
+    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content })).status).toBe(
+      201,
+    );
+    await messagesWhen(owner, conversation.id, nthIs(4, "sent"));
+    expect((await sent(token, "sendMessage")).at(-1)!.body.text).toBe("word ".repeat(779).trim());
   });
 
   it("a long reply whose second part is refused a while: that part is sent again, never the first", async () => {

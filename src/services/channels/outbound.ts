@@ -48,6 +48,8 @@ const insertOutbox = prepared<{
   conversationId: string;
   messageId: string;
   createdAt: number;
+  status: "pending" | "failed";
+  error: string | null;
 }>((db) =>
   db
     .insert(channelDeliveries)
@@ -57,11 +59,11 @@ const insertOutbox = prepared<{
       inboxId: ph("inboxId"),
       conversationId: ph("conversationId"),
       messageId: ph("messageId"),
-      status: "pending",
+      status: ph("status"),
       attempts: 0,
       nextAttemptAt: ph("createdAt"),
       leaseUntil: null,
-      error: null,
+      error: ph("error"),
       platformMessageIds: null,
       createdAt: ph("createdAt"),
       sentAt: null,
@@ -129,21 +131,29 @@ export async function unshownDeliveries(data: Db, limit = 500) {
     .limit(limit);
 }
 
+/** Why a reply whose text renders to nothing on the platform (a rule, an empty code block alone) was not sent. */
+export const NOTHING_TO_SHOW = "The reply has nothing the platform shows: its text is empty once formatted.";
+
+/** Why a reply in a messaging inbox without its channel (never connected, or disconnected) was not sent. */
+export const NOT_CONNECTED = "The inbox's channel is not connected: the reply was not sent.";
+
 /**
- * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch (no statement
- * for an inbox without one: the channel is the inbox's as the turn read it before the batch, `config`); the
- * conversation's object shows it on the message once stored.
+ * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch (the channel is
+ * the inbox's as the turn read it before the batch, `config`); the conversation's object shows it on the message once
+ * stored. A messaging inbox without its channel gets a failed one, saying so: an operator's reply there went nowhere
+ * and showed nothing. Other inboxes (web chat, API) have no statement.
  */
 export const channelEffect: MessageEffect = {
   name: "channels",
   inBatch(db, conversation: ConversationRow, message: MessageRow, config) {
-    if (message.type !== "outgoing" || !config.channel) return null;
+    if (message.type !== "outgoing" || (!config.channel && !config.platform)) return null;
     return insertOutbox(db, {
-      organizationId: config.channel.organizationId,
+      organizationId: config.channel?.organizationId ?? conversation.organizationId,
       inboxId: conversation.inboxId,
       conversationId: conversation.id,
       messageId: message.id,
       createdAt: message.createdAt,
+      ...(config.channel ? { status: "pending", error: null } : { status: "failed", error: NOT_CONNECTED }),
     });
   },
   stored({ env, waitUntil, messages: stored, organizationId }) {
@@ -250,6 +260,11 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
   const outbound = await outboundMessage(env, db, home, channel.row.origin, delivery, message, thread, now());
   try {
     const ids = await adapter.send(platformContext(env, channel.config), outbound);
+    // Nothing went out (its text renders to nothing there, and it has no file): not "sent", which it read as.
+    if (!ids.length) {
+      await done({ status: "failed", error: NOTHING_TO_SHOW });
+      return true;
+    }
     await done({ status: "sent", error: null, platformMessageIds: ids, sentAt: now() });
     // A reply token is good once: this one is spent (a newer event's, kept meanwhile, stays).
     if (outbound.replyToken) {

@@ -7,7 +7,7 @@ import { vendored } from "../../vendored";
 import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "./http";
-import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
+import { splitMessage, toPlainText, toTelegramHtml, withCitations } from "./markdown";
 import { readUpdate, updateProblem } from "./telegram-updates";
 import { PlatformError, sendInOrder, type ChannelAdapter, type PlatformContext } from "./types";
 
@@ -130,8 +130,11 @@ export const telegram: ChannelAdapter = {
     const client = await api(ctx);
     const chatId = message.threadKey;
     // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it.
+    // A part that renders to nothing (a rule, an empty code block) is left out: Telegram refuses an empty text.
     const texts = message.text.trim()
-      ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200)
+      ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200).filter((part) =>
+          toPlainText(part).trim(),
+        )
       : [];
     const keyboard = !message.quickReplies.length
       ? {}

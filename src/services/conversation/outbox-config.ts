@@ -4,7 +4,7 @@
 // per isolate and forgotten on any write to the tables (db/write-watch.ts): a conversation in steady use reads them
 // in the background, never on its way to the batch.
 import { and, eq } from "drizzle-orm";
-import { inboxChannels, webhooks } from "../../db/schema";
+import { inboxChannels, inboxes, webhooks } from "../../db/schema";
 import { tableCache } from "../../db/write-watch";
 import type { Db } from "../../env";
 
@@ -18,18 +18,25 @@ export interface OutboxWebhook {
   conversationEvents: boolean;
 }
 
-/** The inbox's enabled webhooks and its channel's organization (null: no channel). */
+/**
+ * The inbox's enabled webhooks and its channel's organization (null: no channel); `platform`, its messaging
+ * platform's name when it is a messaging inbox (null for a web chat's or the API's), connected or not.
+ */
 export interface OutboxConfig {
   webhooks: OutboxWebhook[];
   channel: { organizationId: string } | null;
+  platform: string | null;
 }
 
-const configs = tableCache<OutboxConfig>([webhooks, inboxChannels]);
+/** Inboxes whose messages no platform carries. */
+const OWN_CHANNELS = new Set(["web", "api"]);
+
+const configs = tableCache<OutboxConfig>([webhooks, inboxChannels, inboxes]);
 
 /** The configuration the outboxes of a message of `inboxId` bind, from the control plane (`db`). */
 export function outboxConfig(db: Db, inboxId: string): Promise<OutboxConfig> {
   return configs.remember(inboxId, async () => {
-    const [hooks, channels] = await db.batch([
+    const [hooks, channels, inbox] = await db.batch([
       db
         .select({
           id: webhooks.id,
@@ -45,7 +52,9 @@ export function outboxConfig(db: Db, inboxId: string): Promise<OutboxConfig> {
         .select({ organizationId: inboxChannels.organizationId })
         .from(inboxChannels)
         .where(eq(inboxChannels.inboxId, inboxId)),
+      db.select({ channelType: inboxes.channelType }).from(inboxes).where(eq(inboxes.id, inboxId)),
     ]);
-    return { webhooks: hooks, channel: channels[0] ?? null };
+    const type = inbox[0]?.channelType;
+    return { webhooks: hooks, channel: channels[0] ?? null, platform: type && !OWN_CHANNELS.has(type) ? type : null };
   });
 }

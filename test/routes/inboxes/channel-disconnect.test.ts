@@ -201,6 +201,37 @@ describe("DELETE /inboxes/{id}/channel/", () => {
     }
   });
 
+  it("a reply written once the channel is disconnected fails at once, saying so; none goes out", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await postUpdate(textUpdate("Hello"));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => lastReply(m)?.metadata?.channelDelivery?.status === "sent");
+    await disconnect(owner, inbox.inboxId);
+    const res = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: conversation.id,
+      content: "Still here?",
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    // It was stored with no delivery: nothing told the operator it went nowhere.
+    const messages = await messagesWhen(
+      owner,
+      conversation.id,
+      (m) => lastReply(m)?.content === "Still here?" && !!lastReply(m)?.metadata?.channelDelivery,
+    );
+    expect(lastReply(messages)!.metadata?.channelDelivery).toMatchObject({
+      status: "failed",
+      error: "The inbox's channel is not connected: the reply was not sent.",
+      platformMessageId: null,
+    });
+    // A private note is the team's: no delivery.
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content: "FYI", private: true });
+    const note = (await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.content === "FYI"))).find(
+      (m) => m.content === "FYI",
+    )!;
+    expect(note.metadata?.channelDelivery).toBeUndefined();
+    expect(await sent(token, "sendMessage")).toHaveLength(1);
+  });
+
   it("an event still pending for the bot disconnected is set aside, not taken in through the next bot", async () => {
     const { owner, inbox } = await telegramInbox();
     const userId = 7303000 + Math.floor(Math.random() * 1000);
