@@ -43,12 +43,14 @@ if (command === "send" || command === "sent") {
     const text = flag("text");
     if (!to || !text) usage();
     const user = Number(flag("user", "5551234"));
-    const id = Math.floor(Date.now() / 1000);
+    // Ids by the millisecond: two sends within a second were one update to the service (a redelivery), and the
+    // second message was dropped as Telegram's retry.
+    const id = Date.now();
     const update = {
       update_id: id,
       message: {
         message_id: id,
-        date: id,
+        date: Math.floor(id / 1000),
         text,
         chat: { id: user, type: "private", first_name: "Olivia" },
         from: { id: user, is_bot: false, first_name: "Olivia", last_name: "Chen" },

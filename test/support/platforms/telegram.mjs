@@ -145,6 +145,8 @@ export const platform = {
         if (typeof body.text !== "string" || !body.text.trim()) return fail(400, "Bad Request: message text is empty");
         const parsed = body.parse_mode === "HTML" ? parseHtml(body.text) : { text: body.text };
         if (parsed.error) return fail(400, parsed.error);
+        // As Telegram: text that is empty once its entities are parsed (`<pre></pre>`) is empty.
+        if (!parsed.text.trim()) return fail(400, "Bad Request: message text is empty");
         if (parsed.text.length > 4096) return fail(400, "Bad Request: message is too long");
         const markup = keyboardProblem(body.reply_markup);
         if (markup) return fail(400, markup);
