@@ -398,6 +398,23 @@ describe("Knowledge bases in Chromium", () => {
       .waitFor();
     const [edited] = (await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" })).results;
     expect([edited.answer, edited.labels.map((l) => l.name)]).toEqual(["Yes, within three working days.", ["Billing"]]);
+    // Deleting the label asks first (it was gone at a press, and a second press deleted it again): Enter twice
+    // closes the question; asked again, Delete deletes it once, and the FAQ stays without it.
+    const deletes = [];
+    page.on("request", (r) => r.method() === "DELETE" && deletes.push(r.url()));
+    const deleteLabel = page.getByRole("button", { name: "Delete label Billing" });
+    await tabAndPress(page, deleteLabel, "Enter");
+    await dialog(page).getByText("Files and FAQs with it lose it").waitFor();
+    await page.keyboard.press("Enter");
+    await dialog(page).waitFor({ state: "hidden" });
+    expect(deletes).toEqual([]);
+    await deleteLabel.click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Delete label Billing" }).waitFor({ state: "detached" });
+    expect(deletes).toHaveLength(1);
+    const [unlabelled] = (await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" })).results;
+    expect([unlabelled.question, unlabelled.labels]).toEqual(["Do you ship to Belgium?", []]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
     await context.close();
   });
 

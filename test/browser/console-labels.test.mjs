@@ -49,6 +49,14 @@ describe("Conversation labels and search in Chromium", () => {
   it("a refused dialog puts the focus on the field refused, or on its alert when no field is named", async () => {
     const { page, context, errors } = await ownerOn(app, "/labels");
     await page.getByRole("button", { name: "New label" }).click();
+    // The form's first field, where typing begins: on Close, a space typed closed the dialog.
+    await expect
+      .poll(() =>
+        dialog(page)
+          .getByLabel("Name")
+          .evaluate((el) => el === document.activeElement),
+      )
+      .toBe(true);
     await dialog(page).getByLabel("Description").fill("Refused twice");
     // Spaces pass the browser's `required`; the API refuses the name. The Save button (clicked, so focused) is busy
     // meanwhile, which drops the focus to the page.

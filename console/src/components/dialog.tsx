@@ -12,6 +12,10 @@ interface Props {
   footer?: ComponentChildren;
 }
 
+/** A form's first field in a dialog's body, where typing begins. */
+const FIRST_FIELD =
+  ".dialog-body :is(input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea):not(:disabled)";
+
 /** The dialogs shown now, oldest first, each with where the focus goes back when it closes. */
 const shown: { dialog: HTMLDialogElement; opener: Element | null }[] = [];
 
@@ -49,6 +53,9 @@ export function Dialog({ title, open, onClose, children, footer }: Props) {
     if (open && !dialog.open) {
       shown.push({ dialog, opener: document.activeElement });
       dialog.showModal();
+      // The browser focuses the first control, the Close button: a keyboard user who began to type pressed it with a
+      // space. A form's first field takes the focus instead (one with autofocus has it already).
+      if (!dialog.querySelector("[autofocus]")) dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { Button, FormError, TextField, toast, type Resource } from "../../components";
+import { Button, ConfirmDialog, FormError, TextField, toast, type Resource } from "../../components";
 import { createLabel, deleteLabel, type KnowledgeBase, type Label } from "./api";
 import { t } from "./strings";
 
@@ -28,14 +28,13 @@ export function LabelsBar({
       setProblem(problemOf(err));
     }
   };
+  // Asked first, as every delete is: files and FAQs lose the label, and a second press while the first ran deleted
+  // it twice (a "Label not found." after the first).
+  const [deleting, setDeleting] = useState<Label | null>(null);
   const remove = async (label: Label) => {
-    try {
-      await deleteLabel(kb.id, label.id);
-      toast(t("labelDeleted", { name: label.name }));
-      await labels.reload();
-    } catch (err) {
-      setProblem(problemOf(err));
-    }
+    await deleteLabel(kb.id, label.id);
+    toast(t("labelDeleted", { name: label.name }));
+    await labels.reload();
   };
   return (
     <div class="kb-labels" role="group" aria-label={t("labels")}>
@@ -48,7 +47,7 @@ export function LabelsBar({
                 type="button"
                 class="btn quiet icon small"
                 aria-label={t("deleteLabelNamed", { name: l.name })}
-                onClick={() => remove(l)}
+                onClick={() => setDeleting(l)}
               >
                 <span aria-hidden="true">×</span>
               </button>
@@ -58,6 +57,16 @@ export function LabelsBar({
         {labels.data?.length === 0 && <li class="muted small">{t("noLabels")}</li>}
       </ul>
       {editable && <FormError problem={problem} />}
+      {editable && (
+        <ConfirmDialog
+          open={!!deleting}
+          title={t("deleteLabelNamed", { name: deleting?.name ?? "" })}
+          message={t("deleteLabelMessage", { name: deleting?.name ?? "" })}
+          action={t("delete")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting!)}
+        />
+      )}
       {editable && (
         <form class="kb-inline-form" onSubmit={add}>
           <TextField
