@@ -171,6 +171,20 @@ describe("the console shell in Chromium", () => {
     await context.close();
   });
 
+  it("on a phone, Escape closes the menu and gives the focus back to its button", async () => {
+    const { context, page } = await ownerOn(app, "/assistants", { viewport: PHONE });
+    const menu = page.getByRole("button", { name: "Menu" });
+    await menu.click();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect.poll(() => nav.isVisible()).toBe(true);
+    await nav.getByRole("link").first().focus();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await nav.isVisible()).toBe(false);
+    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
   it("signs in with an API key, and refuses wrong credentials with a message", async () => {
     const { context, page } = await openPage(app.browser);
     await submitSignIn(page, app.base, { email: app.owner.email, password: "not the password" });

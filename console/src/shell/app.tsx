@@ -38,6 +38,17 @@ function Shell() {
   useEffect(() => (organizationId ? watchConversations(organizationId) : undefined), [organizationId, session.value]);
   // The phone menu closes when the page changes.
   useEffect(() => setMenuOpen(false), [currentPath.value]);
+  // Escape closes it too, as a disclosure's menu closes, the focus back on its button (it stayed open, expanded).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || document.querySelector("dialog[open]")) return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>(".menu-button")?.focus();
+    };
+    document.addEventListener("keydown", close);
+    return () => document.removeEventListener("keydown", close);
+  }, [menuOpen]);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
