@@ -428,6 +428,7 @@ describe("Assistants in Chromium", () => {
       await panel.getByRole("button", { name: "Create a web chat" }).click();
       const toast = page.locator(".toast", { hasText: "Web chat Publisher created." });
       await toast.waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("publish-title");
       const inboxes = await app.server.api(`/inboxes/?chatbot=${bot.id}&channelType=web`, { method: "GET" });
       expect(inboxes.results.map((i) => i.chatbot.id)).toEqual([bot.id]);
       const id = inboxes.results[0].channel.id;

@@ -17,6 +17,9 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
     await createWebInbox(assistantId, assistantName);
     await chats.reload();
     toast(t("webChatCreated", { name: assistantName }));
+    // The pressed button is gone, its place taken by the codes: the focus goes to the panel's heading, above them,
+    // not to the page's body.
+    document.getElementById("publish-title")?.focus();
   });
   const list = chats.data;
   const current = list?.find((c) => c.id === chosen) ?? list?.[0];
