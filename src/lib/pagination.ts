@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { ApiError } from "./errors";
 import { fromBase64Url, toBase64Url } from "./base64";
+import { isUuid } from "./ids";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -175,17 +176,22 @@ export function cursorResponse<T>(
   };
 }
 
-/** Comma-separated list in a query string (`?tags=a,b`), also accepted as repeated keys. */
-export const csv = (description: string) =>
+/**
+ * Comma-separated ids in a query string (`?labels=<id>,<id>`), also accepted as repeated keys. One that is no id is
+ * refused, naming it: it matched nothing, so a slip read as an empty list.
+ */
+export const csvIds = (description: string) =>
   z
     // A key given more than once reaches the schema as an array of its values.
     .preprocess((v) => (Array.isArray(v) ? v.join(",") : v), z.string().optional())
-    .transform((v) =>
-      v
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : undefined,
-    )
-    .openapi({ description, example: "a,b", type: "string" });
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const ids = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = ids.find((id) => !isUuid(id));
+      if (bad !== undefined) ctx.addIssue({ code: "custom", message: `Not an id: ${bad.slice(0, 40)}` });
+      return ids;
+    })
+    .openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d", type: "string" });

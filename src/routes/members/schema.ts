@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SearchParam, uuidParam } from "../../lib/openapi";
-import { csv } from "../../lib/pagination";
+import { csvIds } from "../../lib/pagination";
 import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS } from "../../services/members";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -12,7 +12,7 @@ export const MemberParams = OrganizationParams.extend({ id: uuidParam("id", "Mem
 export const MemberFilterQuery = z.object({
   query: SearchParam("Name or e-mail contains (case-insensitive)", "ada"),
   group: z.uuid().optional().openapi({ description: "Members of this group", example: EXAMPLE_ID }),
-  ids: csv(`Comma-separated member ids (at most ${MAX_IDS_PER_QUERY})`),
+  ids: csvIds(`Comma-separated member ids (at most ${MAX_IDS_PER_QUERY})`),
   inbox: z.uuid().optional().openapi({
     description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups",
     example: EXAMPLE_ID,

@@ -386,6 +386,11 @@ describe("files: metadata, delete, batch delete, download", () => {
     expect(await counts(`?labels=${unused.id}`)).toEqual({ files: 0, faqs: 0 });
     for (const none of ["?labels=", "?labels=,", "?labels=,&labels="])
       expect(await counts(none), none).toEqual({ files: 3, faqs: 3 });
+    // A label that is no id names itself: it read as an empty list.
+    for (const list of ["files", "faqs"]) {
+      const res = await owner.fetch("GET", `/knowledge-bases/${kb.id}/${list}/?labels=${one.id},billing`);
+      expect((await expectError(res, 400, "invalid")).errors).toEqual({ labels: ["Not an id: billing"] });
+    }
   });
 
   it("batch-delete removes this knowledge base's files; an id of no file of it is 400 and deletes none", async () => {

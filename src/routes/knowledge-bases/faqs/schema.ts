@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { uuidParam } from "../../../lib/openapi";
-import { PageQuery, csv } from "../../../lib/pagination";
+import { PageQuery, csvIds } from "../../../lib/pagination";
 import { EXAMPLE_ID } from "../schema";
 
 export { KNOWLEDGE_TAG } from "../schema";
@@ -25,5 +25,5 @@ export const FaqListQuery = PageQuery.extend({
     .max(200)
     .optional()
     .openapi({ description: "Question or answer contains (case-insensitive)", example: "refund" }),
-  labels: csv("Comma-separated label ids: FAQs carrying any of them"),
+  labels: csvIds("Comma-separated label ids: FAQs carrying any of them"),
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IdRef, nameText, uuidParam } from "../../../lib/openapi";
-import { PageQuery, csv } from "../../../lib/pagination";
+import { PageQuery, csvIds } from "../../../lib/pagination";
 import { BUILT_IN_PARSER, FILE_STATUSES } from "../../../services/knowledge/files";
 import { EXAMPLE_ID } from "../schema";
 
@@ -50,7 +50,7 @@ export const FileUploadForm = z
 export const FileListQuery = PageQuery.extend({
   query: z.string().max(200).optional().openapi({ description: "Filename contains", example: "handbook" }),
   status: z.enum(FILE_STATUSES).optional().openapi({ description: "Only files in this state", example: "done" }),
-  labels: csv("Comma-separated label ids: files carrying any of them"),
+  labels: csvIds("Comma-separated label ids: files carrying any of them"),
 });
 
 export const IdsBody = z.object({
