@@ -137,7 +137,7 @@ describe("Instagram: what a visitor sends is kept", () => {
     const messages = await messagesWhen(owner, conversation.id, (m) => contactLines(m).length >= 4);
     expect(contactLines(messages)).toEqual([
       "Do you have it in blue?",
-      story,
+      `[story_mention] ${story}`,
       "[unsupported Instagram message]",
       "[reaction ❤️]",
     ]);

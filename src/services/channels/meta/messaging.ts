@@ -101,8 +101,10 @@ function toEvent(item: MessagingItem, name: string): InboundEvent | null {
     const url = attachment.payload?.url ?? attachment.url;
     const kind = attachment.type ? ownValue(KINDS, attachment.type) : undefined;
     if (url && kind) attachments.push({ kind, ref: url, filename: fileNameOf(url) });
-    // A shared link, post or reel: the person sent a link, which the conversation keeps as text.
-    else lines.push(url ?? described(attachment));
+    // A shared link (`fallback`) is kept as the text the person sent; a story mention, a shared post or reel names
+    // its kind before its link ("[story_mention] https://..."): a bare CDN link said nothing of what it was.
+    else if (!url) lines.push(described(attachment));
+    else lines.push(attachment.type && attachment.type !== "fallback" ? `[${attachment.type}] ${url}` : url);
   }
   const text = lines.filter(Boolean).join("\n");
   if (!text && !attachments.length) return null;
