@@ -57,6 +57,29 @@ describe("Telegram: what a visitor sends is kept", () => {
     ]);
   });
 
+  it("a sticker is said by its emoji; a still one is also its picture, a sticker attachment", async () => {
+    const { owner, inbox, postUpdate } = await telegramInbox();
+    const sticker = (emoji: string, moving: boolean) => ({
+      file_id: `sticker-${emoji}`,
+      file_unique_id: emoji,
+      type: "regular",
+      width: 512,
+      height: 512,
+      is_animated: moving,
+      is_video: false,
+      emoji,
+    });
+    expect((await postUpdate(messageUpdate({ sticker: sticker("😀", false) }))).status).toBe(200);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    expect((await postUpdate(messageUpdate({ sticker: sticker("🎉", true) }))).status).toBe(200);
+    const messages = await messagesWhen(owner, conversation.id, (m) => contactLines(m).length >= 2);
+    // The still one came as an image with no words: what the person meant was lost.
+    expect(contactLines(messages)).toEqual(["[sticker 😀]", "[sticker 🎉]"]);
+    const [still, moving] = messages.filter((m) => m.senderType === "contact");
+    expect(still.attachments).toMatchObject([{ type: "sticker", contentType: "image/webp", filename: "sticker.webp" }]);
+    expect(moving.attachments).toEqual([]);
+  });
+
   it("an edited message is kept as its new text, marked; a live location moving is not a message", async () => {
     const { owner, token, inbox, postUpdate } = await telegramInbox();
     const [webhook] = await sent(token, "setWebhook");

@@ -85,15 +85,16 @@ function filesOf(message: Message): { attachments: InboundAttachment[]; said: st
   if (message.video_note)
     attachments.push({ kind: "video", ref: message.video_note.file_id, contentType: "video/mp4" });
   if (message.sticker) {
-    // A still sticker is a WebP image; an animated or video one is said by its emoji.
+    // Said by its emoji, what the person meant; a still one is also its WebP picture, a sticker attachment (an animated
+    // or video one is a file no one here can show).
+    said = `[sticker ${message.sticker.emoji ?? ""}]`.replace(" ]", "]");
     if (!message.sticker.is_animated && !message.sticker.is_video)
       attachments.push({
-        kind: "image",
+        kind: "sticker",
         ref: message.sticker.file_id,
         contentType: "image/webp",
         filename: "sticker.webp",
       });
-    else said = `[sticker ${message.sticker.emoji ?? ""}]`.replace(" ]", "]");
   }
   if (message.location) said = `[location ${message.location.latitude}, ${message.location.longitude}]`;
   if (message.venue) {

@@ -38,7 +38,7 @@ export interface PlatformContext {
   call(api: PlatformApi, path: string, init?: RequestInit): Promise<Response>;
 }
 
-export type InboundAttachmentKind = "image" | "file" | "audio" | "video";
+export type InboundAttachmentKind = "image" | "file" | "audio" | "video" | "sticker";
 
 /** A file in an event: fetched (download) while the event is taken in, stored in R2 as an attachment. */
 export interface InboundAttachment {

@@ -106,7 +106,9 @@ function Attachment({ a }: { a: Json }) {
   };
   return (
     <li>
-      {a.type === "image" && /^(https?:|\/)/.test(url) && <img src={url} alt={name} loading="lazy" />}
+      {(a.type === "image" || a.type === "sticker") && /^(https?:|\/)/.test(url) && (
+        <img src={url} alt={name} loading="lazy" />
+      )}
       <a href={url} target="_blank" rel="noopener" onClick={open} aria-label={t("download", { name })}>
         {name}
       </a>
