@@ -152,6 +152,14 @@ export async function reactionKept(
   return conversation;
 }
 
+/** The visitor's "Hello" and the assistant's answer sent: the conversation they are in. */
+async function firstAnswered(actor: Actor, inbox: ChannelInbox, say: Say) {
+  await say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+  return conversation;
+}
+
 /**
  * "Hello" answered, the conversation taken over, "Are you a bot?" kept unanswered, and the person's `content`
  * delivered: the messages then.
@@ -175,9 +183,7 @@ export async function takenOver(actor: Actor, inbox: ChannelInbox, say: Say, con
  * rating, not as a message.
  */
 export async function ratedFour(actor: Actor, inbox: ChannelInbox, say: Say, sent: () => Promise<RecordedRequest[]>) {
-  await say("Hello");
-  const conversation = await onlyConversation(actor, inbox.inboxId);
-  await messagesWhen(actor, conversation.id, lastIs("sent"));
+  const conversation = await firstAnswered(actor, inbox, say);
   expect((await actor.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
   const question = /How would you rate this conversation\?/;
   await eventually(async () => (await sent()).find((r) => question.test(JSON.stringify(r.body))));
@@ -209,9 +215,7 @@ export async function retriedThenFailed(
   },
 ) {
   const before = scene.before ?? [];
-  await scene.say("Hello");
-  const conversation = await onlyConversation(actor, inbox.inboxId);
-  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+  const conversation = await firstAnswered(actor, inbox, scene.say);
 
   await scene.script([...before, scene.rateLimited]);
   await scene.say("Again");
@@ -249,9 +253,7 @@ export async function chatOrTokenRefused(
   },
 ) {
   const before = scene.before ?? [];
-  await scene.say("Hello");
-  const conversation = await onlyConversation(actor, inbox.inboxId);
-  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+  const conversation = await firstAnswered(actor, inbox, scene.say);
 
   await scene.script([...before, scene.chatRefused]);
   await scene.say("Again");
@@ -277,9 +279,7 @@ export async function chatOrTokenRefused(
  * refused them with their words, Meta's apps had them read "sent" with nothing sent.
  */
 export async function nothingToShow(actor: Actor, inbox: ChannelInbox, say: Say, replies: () => Promise<unknown[]>) {
-  await say("Hello");
-  const conversation = await onlyConversation(actor, inbox.inboxId);
-  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+  const conversation = await firstAnswered(actor, inbox, say);
   const before = (await replies()).length;
   for (const content of ["---", "```\n```"]) {
     const res = await actor.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
