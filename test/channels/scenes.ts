@@ -195,6 +195,14 @@ export async function ratedFour(actor: Actor, inbox: ChannelInbox, say: Say, sen
   expect(await messagesOf(actor, conversation.id)).toHaveLength(asked.length);
 }
 
+/** A scene that scripts the platform's answers: what the visitor says, the script, what comes ahead of each reply. */
+interface Scripting {
+  say: Say;
+  script: (responses: Scripted[]) => Promise<void>;
+  /** What the platform answers ahead of each reply (a typing action). */
+  before?: Scripted[];
+}
+
 /**
  * After a first exchange (which makes the contact, so the platform then sees the same calls each time): a reply
  * `rateLimited` once is tried again after its Retry-After and sent on the second attempt; one `refused` is failed
@@ -204,10 +212,7 @@ export async function ratedFour(actor: Actor, inbox: ChannelInbox, say: Say, sen
 export async function retriedThenFailed(
   actor: Actor,
   inbox: ChannelInbox,
-  scene: {
-    say: Say;
-    script: (responses: Scripted[]) => Promise<void>;
-    before?: Scripted[];
+  scene: Scripting & {
     rateLimited: Scripted;
     refused: Scripted;
     error: string;
@@ -242,10 +247,7 @@ export async function retriedThenFailed(
 export async function chatOrTokenRefused(
   actor: Actor,
   inbox: ChannelInbox,
-  scene: {
-    say: Say;
-    script: (responses: Scripted[]) => Promise<void>;
-    before?: Scripted[];
+  scene: Scripting & {
     chatRefused: Scripted;
     chatError: string;
     tokenRefused: Scripted;
