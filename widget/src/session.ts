@@ -433,17 +433,43 @@ async function visitorSession(w: Widget) {
   };
   const manager = locks();
   if (!manager || identified(w) || w.storage.stored.token) return ask();
+  const name = `${w.storage.key}:session`;
   let asked = false;
+  const started = () => {
+    asked = true;
+    return ask();
+  };
   try {
-    return await manager.request(`${w.storage.key}:session`, () => {
-      asked = true;
-      return ask();
+    const first = await manager.request(name, { ifAvailable: true }, (lock) => (lock ? started() : null));
+    if (first) return first;
+    // Another page is starting it: the token it keeps reaches this page's storage a moment after its lock is let go
+    // (Chromium keeps a copy of the site's storage in each page's process), so it is waited for, a while.
+    return await manager.request(name, async () => {
+      if (!w.storage.stored.token) await tokenKept(w, TOKEN_WAIT_MS);
+      return started();
     });
   } catch (err) {
     // No lock to be had (a sandboxed frame): started as where the browser has no Web Locks.
     if (asked || !(err instanceof DOMException)) throw err;
     return ask();
   }
+}
+
+/** How long a page that waited for another's session start waits for the token it kept (none: it failed). */
+const TOKEN_WAIT_MS = 2000;
+
+/** Settles once another page keeps a token for the visitor (a `storage` event), or after `ms`. */
+function tokenKept(w: Widget, ms: number) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      removeEventListener("storage", seen);
+      resolve();
+    };
+    const seen = (e: StorageEvent) => e.key === w.storage.key && w.storage.stored.token && done();
+    const timer = setTimeout(done, ms);
+    addEventListener("storage", seen);
+  });
 }
 
 /**
