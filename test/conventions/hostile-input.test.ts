@@ -5,6 +5,7 @@ import { chatbots, contacts } from "../../src/db/schema";
 import { jsonNestsDeeperThan } from "../../src/lib/case";
 import { PREFIXES, call, data, db, expectError, seedOwner } from "../harness";
 import { LOCAL_LLM } from "../fixtures/chatbots";
+import { bodyOf } from "../support/api";
 
 const nested = (depth: number, inner = "1") => "[".repeat(depth) + inner + "]".repeat(depth);
 
@@ -101,11 +102,11 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
     for (const [sent, kept] of cases) {
       const res = await post(`{"name": "${sent}", "metadata": {"note\\ud83d": "x\\ud83d"}}`);
       expect(res.status, await res.clone().text()).toBe(201);
-      const contact = (await res.json()) as { id: string; name: string; metadata: Record<string, string> };
+      const contact = await bodyOf<"POST /contacts/">(res);
       expect(contact.name, sent).toBe(kept);
       expect(contact.metadata).toEqual({ "note\uFFFD": "x\uFFFD" });
       const read = await owner.fetch("GET", `/contacts/${contact.id}/`);
-      expect(((await read.json()) as { name: string }).name, sent).toBe(kept);
+      expect((await bodyOf<"GET /contacts/{id}/">(read)).name, sent).toBe(kept);
     }
   });
 
