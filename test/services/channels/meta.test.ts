@@ -147,7 +147,7 @@ describe("parse", () => {
     expect(() => messenger.parse("not json", c)).toThrow(ApiError);
   });
 
-  it("reads Instagram's messages, the whole starter of a tapped quick reply, a shared link as text", () => {
+  it("reads Instagram's messages, a tapped quick reply's whole starter, a shared reel as its kind and link", () => {
     const c = channel("instagram");
     const payload = sample.instagramText("Opening hours?");
     expect(instagram.parse(JSON.stringify(payload), c)).toMatchObject([
@@ -164,8 +164,9 @@ describe("parse", () => {
       payload: { reel_video_id: "1", url: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1" },
     };
     event.message = { mid: "m_2", attachments: [reel] };
+    // Named by its kind before its link: a bare CDN link said nothing of what it was.
     expect(instagram.parse(JSON.stringify(payload), c)[0]).toMatchObject({
-      text: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1",
+      text: "[ig_reel] https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1",
       attachments: [],
     });
     event.message = { mid: "m_3", text: "sent from the app", is_echo: true };
