@@ -3,16 +3,8 @@
 import type { Bindings } from "../../env";
 import type { MessageRecord } from "../records/messages";
 import { MESSAGE_URL_TTL_SECONDS } from "./settings";
+import { signedUntil } from "./signing";
 import { keyOfFile, signedDownloadUrl } from "./urls";
-
-/** A link signed at `X-Amz-Date` for `X-Amz-Expires` seconds: when it lapses (ms), or null when it is not signed. */
-function lapsesAt(url: URL): number | null {
-  const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(url.searchParams.get("X-Amz-Date") ?? "");
-  const seconds = Number(url.searchParams.get("X-Amz-Expires"));
-  if (!date || !Number.isInteger(seconds)) return null;
-  const [, y, mo, d, h, mi, s] = date.map(Number);
-  return Date.UTC(y, mo - 1, d, h, mi, s) + seconds * 1000;
-}
 
 /**
  * The messages with the signed links of our own objects signed again when less than half their week is left: a link
@@ -29,7 +21,7 @@ export async function withLiveLinks(
   const renewed = async (a: MessageRecord["attachments"][number]) => {
     if (!a.id || typeof a.file !== "string" || !URL.canParse(a.file)) return a;
     const url = new URL(a.file);
-    const lapses = lapsesAt(url);
+    const lapses = signedUntil(url.searchParams);
     if (lapses === null || lapses > renewBefore) return a;
     // Our route on this origin or R2's endpoint; else our route on the origin the service had when it was stored.
     const bare = url.origin + url.pathname;

@@ -245,6 +245,18 @@ export async function presignUrl(
 }
 
 /**
+ * When a query-signed URL's query (`X-Amz-Date` plus `X-Amz-Expires` seconds) says it lapses, in ms; null when either
+ * is malformed.
+ */
+export function signedUntil(q: URLSearchParams): number | null {
+  const at = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(q.get("X-Amz-Date") ?? "");
+  const expires = Number(q.get("X-Amz-Expires"));
+  if (!at || !Number.isInteger(expires)) return null;
+  const [, y, mo, d, h, mi, sec] = at.map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, sec) + expires * 1000;
+}
+
+/**
  * Checks a query-signed request to our own target: the same signer recomputes the signature from
  * the URL, method and signed headers, and the URL must not have expired. Returns a reason, or null.
  */
@@ -257,13 +269,8 @@ export async function verifyPresignedRequest(
   const q = url.searchParams;
   const signature = q.get("X-Amz-Signature");
   const datetime = q.get("X-Amz-Date") ?? "";
-  const expires = Number(q.get("X-Amz-Expires"));
-  if (
-    !signature ||
-    !/^\d{8}T\d{6}Z$/.test(datetime) ||
-    !Number.isInteger(expires) ||
-    q.get("X-Amz-Algorithm") !== ALGORITHM
-  ) {
+  const lapses = signedUntil(q);
+  if (!signature || lapses === null || q.get("X-Amz-Algorithm") !== ALGORITHM) {
     return new PolicyError(
       403,
       "AccessDenied",
@@ -272,15 +279,7 @@ export async function verifyPresignedRequest(
   }
   if (!(q.get("X-Amz-Credential") ?? "").startsWith(`${creds.accessKeyId}/`))
     return new PolicyError(403, "InvalidAccessKeyId", "The access key id in X-Amz-Credential is not ours.");
-  const signedAt = Date.UTC(
-    +datetime.slice(0, 4),
-    +datetime.slice(4, 6) - 1,
-    +datetime.slice(6, 8),
-    +datetime.slice(9, 11),
-    +datetime.slice(11, 13),
-    +datetime.slice(13, 15),
-  );
-  if (signedAt + expires * 1000 < now.getTime()) return new PolicyError(403, "AccessDenied", "Request has expired.");
+  if (lapses < now.getTime()) return new PolicyError(403, "AccessDenied", "Request has expired.");
   const signedHeaders = (q.get("X-Amz-SignedHeaders") ?? "host").split(";").filter((h) => h && h !== "host");
   const headers: Record<string, string> = {};
   for (const h of signedHeaders) headers[h] = request.headers.get(h) ?? "";
