@@ -160,6 +160,13 @@ export function withCitations(markdown: string, citations: { title: string; url:
 const BREAKS = [/\n\s*\n/g, /\n/g, /(?<=[.!?。！？])\s+/g, /\s+/g];
 
 /**
+ * The Markdown's parts (splitMessage) that show something once rendered: a rule or an empty code block alone renders
+ * to nothing, which Telegram and Slack refuse as a message.
+ */
+export const shownParts = (markdown: string, limit: number) =>
+  splitMessage(markdown, limit).filter((part) => toPlainText(part).trim());
+
+/**
  * Parts of at most `limit` characters (UTF-16 units, what the platforms count), cut at the latest
  * paragraph break, else line break, else sentence end, else space within the limit; a word longer
  * than the limit is cut where it must be (never inside a surrogate pair).

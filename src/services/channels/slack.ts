@@ -16,7 +16,7 @@
 import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { fetchAnswer, platformBase, refusal, retryAfterSeconds } from "./http";
-import { splitMessage, toPlainText, toSlackMrkdwn, withCitations } from "./markdown";
+import { shownParts, toSlackMrkdwn, withCitations } from "./markdown";
 import {
   PlatformError,
   sendInOrder,
@@ -518,10 +518,7 @@ export const slack: ChannelAdapter = {
     const { channel, threadTs } = destination(message.threadKey, message.thread);
     const files = message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n");
     const markdown = [withCitations(message.text, message.citations), files].filter(Boolean).join("\n\n");
-    // A part that renders to nothing (a rule, an empty code block) is left out: Slack refuses it (`no_text`).
-    const parts = splitMessage(markdown, SLACK_TEXT_LIMIT)
-      .filter((part) => toPlainText(part).trim())
-      .map(toSlackMrkdwn);
+    const parts = shownParts(markdown, SLACK_TEXT_LIMIT).map(toSlackMrkdwn);
     const posts: Json[] = parts.map((text) => ({ channel, text }));
     if (message.quickReplies.length) {
       const last = posts.at(-1);

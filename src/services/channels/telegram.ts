@@ -7,7 +7,7 @@ import { vendored } from "../../vendored";
 import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "./http";
-import { splitMessage, toPlainText, toTelegramHtml, withCitations } from "./markdown";
+import { shownParts, toTelegramHtml, withCitations } from "./markdown";
 import { readUpdate, updateProblem } from "./telegram-updates";
 import { PlatformError, sendInOrder, type ChannelAdapter, type PlatformContext } from "./types";
 
@@ -129,12 +129,10 @@ export const telegram: ChannelAdapter = {
   async send(ctx, message) {
     const client = await api(ctx);
     const chatId = message.threadKey;
-    // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it.
-    // A part that renders to nothing (a rule, an empty code block) is left out: Telegram refuses an empty text.
+    // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it. A part that renders
+    // to nothing is left out (shownParts).
     const texts = message.text.trim()
-      ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200).filter((part) =>
-          toPlainText(part).trim(),
-        )
+      ? shownParts(withCitations(message.text, message.citations), TEXT_LIMIT - 200)
       : [];
     const keyboard = !message.quickReplies.length
       ? {}

@@ -13,7 +13,7 @@ import type {
 } from "../types";
 import { readMessagingWebhook, type MessagingAttachment, type MessagingItem } from "./events";
 import { fetchMetaFile, graph, mediaType, metaWebhook, type GraphAccount } from "./graph";
-import { fileNameOf, quickReplyChoices, tappedText } from "./text";
+import { fileNameOf, pastWindow, quickReplyChoices, tappedText } from "./text";
 import { ownValue } from "../../../lib/json";
 
 export interface MessagingPlatform {
@@ -127,15 +127,13 @@ export function parseMessaging(raw: string, channel: ChannelConfig, platform: Me
   return events;
 }
 
-const DAY_MS = 24 * 3600_000;
-
 /**
  * A reply within 24 hours of the visitor's last message is a RESPONSE; after that Meta takes only
  * tagged messages, and a person of the team (not the assistant) may answer for 7 days with the
  * HUMAN_AGENT tag. Later, Meta refuses it, and the delivery fails with Meta's reason.
  */
 export function messagingType(message: Pick<OutboundMessage, "fromPerson" | "lastInboundAt" | "at">) {
-  return message.fromPerson && message.at - message.lastInboundAt > DAY_MS
+  return message.fromPerson && pastWindow(message)
     ? { messaging_type: "MESSAGE_TAG", tag: "HUMAN_AGENT" }
     : { messaging_type: "RESPONSE" };
 }

@@ -4,6 +4,13 @@
 import { splitMessage, toPlainText, withCitations } from "../markdown";
 import type { OutboundMessage } from "../types";
 
+/**
+ * Whether a reply comes more than 24 hours after the person's last message: past Meta's window, in which its apps
+ * take a free answer (Messenger and Instagram then want a tag, WhatsApp an approved template).
+ */
+export const pastWindow = (message: Pick<OutboundMessage, "at" | "lastInboundAt">) =>
+  message.at - message.lastInboundAt > 24 * 3600_000;
+
 /** The reply's parts as plain text, each at most `limit` UTF-16 units: the Markdown split first, then rendered
  * (markdown.ts). */
 export function plainParts(message: Pick<OutboundMessage, "text" | "citations">, limit: number): string[] {

@@ -14,7 +14,7 @@ import type {
 } from "../types";
 import { readWhatsAppWebhook, type WhatsAppMessage } from "./events";
 import { fetchMetaFile, graph, graphRequest, mediaType, metaWebhook, type GraphAccount } from "./graph";
-import { plainParts, quickReplyChoices, tappedText } from "./text";
+import { pastWindow, plainParts, quickReplyChoices, tappedText } from "./text";
 
 export const WHATSAPP_TEXT_LIMIT = 4096;
 /** An interactive message's body, and the buttons it may carry. */
@@ -162,13 +162,6 @@ function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
   return messages;
 }
 
-/**
- * WhatsApp takes a free-form message within 24 hours of the person's last one (the customer service window); after it,
- * only an approved template, which a reply is not. Sent anyway, the Cloud API accepted it and reported it failed
- * later (131047, in a status event), so the reply read "sent" while it never arrived.
- */
-const SERVICE_WINDOW_MS = 24 * 3600_000;
-
 export const whatsapp: ChannelAdapter = {
   platform: "whatsapp",
   ...metaWebhook,
@@ -200,7 +193,9 @@ export const whatsapp: ChannelAdapter = {
   },
 
   async send(ctx, message) {
-    if (message.at - message.lastInboundAt > SERVICE_WINDOW_MS) {
+    // Past the window WhatsApp takes only an approved template, which a reply is not. Sent anyway, the Cloud API
+    // accepted it and reported it failed later (131047, in a status event): the reply read "sent", never arrived.
+    if (pastWindow(message)) {
       const since = new Date(message.lastInboundAt).toISOString().slice(0, 16).replace("T", " ");
       throw new PlatformError(
         `outside WhatsApp's 24-hour customer service window (the person last wrote ${since} UTC): WhatsApp takes ` +
