@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
-import { Button, ConfirmDialog, FormError, TextField, toast, type Resource } from "../../components";
+import { Button, FormError, TextField, toast, useRemoval, type Resource } from "../../components";
 import { createLabel, deleteLabel, type KnowledgeBase, type Label } from "./api";
 import { t } from "./strings";
 
@@ -30,12 +30,13 @@ export function LabelsBar({
   };
   // Asked first, as every delete is: files and FAQs lose the label, and a second press while the first ran deleted
   // it twice (a "Label not found." after the first).
-  const [deleting, setDeleting] = useState<Label | null>(null);
-  const remove = async (label: Label) => {
-    await deleteLabel(kb.id, label.id);
-    toast(t("labelDeleted", { name: label.name }));
-    await labels.reload();
-  };
+  const removal = useRemoval<Label>({
+    title: t("deleteLabel"),
+    message: (label) => t("deleteLabelMessage", { name: label.name }),
+    run: (label) => deleteLabel(kb.id, label.id),
+    done: (label) => t("labelDeleted", { name: label.name }),
+    after: labels.reload,
+  });
   return (
     <div class="kb-labels" role="group" aria-label={t("labels")}>
       <ul class="kb-chips">
@@ -47,7 +48,7 @@ export function LabelsBar({
                 type="button"
                 class="btn quiet icon small"
                 aria-label={t("deleteLabelNamed", { name: l.name })}
-                onClick={() => setDeleting(l)}
+                onClick={() => removal.ask(l)}
               >
                 <span aria-hidden="true">×</span>
               </button>
@@ -57,16 +58,7 @@ export function LabelsBar({
         {labels.data?.length === 0 && <li class="muted small">{t("noLabels")}</li>}
       </ul>
       {editable && <FormError problem={problem} />}
-      {editable && (
-        <ConfirmDialog
-          open={!!deleting}
-          title={t("deleteLabelNamed", { name: deleting?.name ?? "" })}
-          message={t("deleteLabelMessage", { name: deleting?.name ?? "" })}
-          action={t("delete")}
-          onClose={() => setDeleting(null)}
-          onConfirm={() => remove(deleting!)}
-        />
-      )}
+      {editable && removal.dialog}
       {editable && (
         <form class="kb-inline-form" onSubmit={add}>
           <TextField
