@@ -10,6 +10,8 @@ import {
   ratedFour,
   redeliveredAndForged,
   retriedThenFailed,
+  type Say,
+  type Scripting,
   shownChannel,
   takenOver,
   textInReplyOut,
@@ -87,6 +89,16 @@ export async function metaInbox(c: MetaAccount) {
 }
 
 /** The issue's scenarios for one Meta platform. */
+/**
+ * A scene's scripted Graph answers for the account of `token`: the typing action Messenger and Instagram send ahead of
+ * each reply is answered first.
+ */
+const scripted = (c: MetaCase, token: string, say: Say): Scripting => ({
+  say,
+  script: (responses) => graph.script(token, responses),
+  before: c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [],
+});
+
 export function metaScenarios(c: MetaCase) {
   it("connects, answers Meta's GET handshake, takes a text in and sends the reply out", async () => {
     const { owner, token, inbox } = await metaInbox(c);
@@ -163,9 +175,7 @@ export function metaScenarios(c: MetaCase) {
       // The first exchange makes the contact (a profile request for Messenger and Instagram): the scripted answers
       // then meet the same calls each time.
       await retriedThenFailed(owner, inbox, {
-        say,
-        script: (responses) => graph.script(token, responses),
-        before: c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [],
+        ...scripted(c, token, say),
         rateLimited: {
           status: 429,
           headers: { "retry-after": "1" },
@@ -200,9 +210,7 @@ export function metaScenarios(c: MetaCase) {
       error: { message, type: "OAuthException", code, error_subcode: subcode },
     });
     await chatOrTokenRefused(owner, inbox, {
-      say,
-      script: (responses) => graph.script(token, responses),
-      before: c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [],
+      ...scripted(c, token, say),
       chatRefused: {
         status: 400,
         body: graphError("(#10) This message is sent outside of allowed window.", 10, 2018278),

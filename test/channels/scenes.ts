@@ -196,7 +196,7 @@ export async function ratedFour(actor: Actor, inbox: ChannelInbox, say: Say, sen
 }
 
 /** A scene that scripts the platform's answers: what the visitor says, the script, what comes ahead of each reply. */
-interface Scripting {
+export interface Scripting {
   say: Say;
   script: (responses: Scripted[]) => Promise<void>;
   /** What the platform answers ahead of each reply (a typing action). */
